@@ -1,0 +1,428 @@
+"""One small class per type checker: how to find it, run it with an overlay wired in, and read it.
+
+Each checker honours a different mechanism for replacing a standard-library stub (measured in
+shared/FACTS.md): mypy and zuban read ``MYPYPATH``, pyright and basedpyright a ``stubPath``, ty an
+``--extra-search-path``, and pyrefly only a complete replacement typeshed.  The classes hide that,
+so callers say "run this checker on these files for this Python, with this overlay" and get back
+a list of :class:`Diagnostic`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from importlib.util import find_spec
+from pathlib import Path
+from typing import ClassVar, Mapping, Sequence
+
+from .errors import CheckerFailedError, CheckerNotFoundError
+
+_VERSION_PATTERN = re.compile(r"\d+\.\d+(?:\.\d+)*")
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One message of a checker, with the position normalised (1-based line and column)."""
+
+    path: str
+    line: int
+    column: int
+    severity: str
+    message: str
+    code: str = ""
+
+
+@dataclass(frozen=True)
+class RunResult:
+    diagnostics: list[Diagnostic]
+    exit_code: int
+    output: str
+
+
+class Checker(ABC):
+    """What the rest of the project needs to know about one type checker."""
+
+    name: ClassVar[str]
+    # The PyPI distribution that installs it: named in "not installed" messages.
+    distribution: ClassVar[str]
+    # Oldest and newest Python target this checker version type-checks for.
+    oldest_target: ClassVar[tuple[int, int]] = (3, 8)
+    newest_target: ClassVar[tuple[int, int]] = (3, 14)
+    # The checker's own typeshed, relative to its installed Python package; None when the
+    # typeshed is compiled into the binary.
+    bundled_typeshed: ClassVar[str | None] = None
+    # Whether an overlay must be a complete typeshed (stdlib/ and VERSIONS) rather than only
+    # the replaced modules.
+    needs_full_typeshed: ClassVar[bool] = False
+    # The exit codes that mean "ran to completion" (with or without errors).
+    ok_exit_codes: ClassVar[tuple[int, ...]] = (0, 1)
+
+    def executable(self) -> list[str]:
+        """The command prefix that starts the checker, from this Python environment first."""
+        scripts = Path(sys.executable).parent
+        for candidate in (scripts / self.name, scripts / (self.name + ".exe")):
+            if candidate.is_file():
+                return [str(candidate)]
+        found = shutil.which(self.name)
+        if found is None:
+            raise CheckerNotFoundError(
+                f"{self.name} is not installed: install it with "
+                f"`{Path(sys.executable).name} -m pip install {self.distribution}`"
+            )
+        return [found]
+
+    def is_installed(self) -> bool:
+        try:
+            self.executable()
+        except CheckerNotFoundError:
+            return False
+        return True
+
+    def version(self) -> str:
+        proc = subprocess.run(
+            [*self.executable(), "--version"], capture_output=True, text=True, check=False
+        )
+        match = _VERSION_PATTERN.search(proc.stdout + proc.stderr)
+        if proc.returncode != 0 or match is None:
+            raise CheckerFailedError(
+                f"`{self.name} --version` failed (exit {proc.returncode}): "
+                f"{(proc.stdout + proc.stderr).strip()}"
+            )
+        return match.group(0)
+
+    def typeshed_dir(self) -> Path:
+        """The checker's own bundled typeshed (the folder holding ``stdlib/``)."""
+        if self.bundled_typeshed is None:
+            raise CheckerFailedError(
+                f"{self.name} has its typeshed compiled into its binary; "
+                "build its overlay from another checker's typeshed"
+            )
+        package = self.bundled_typeshed.split("/", 1)[0]
+        spec = find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise CheckerNotFoundError(
+                f"{self.name}'s Python package is not importable from {sys.executable}: install "
+                f"it there with `pip install {self.distribution}`"
+            )
+        root = Path(next(iter(spec.submodule_search_locations))).parent / self.bundled_typeshed
+        if not (root / "stdlib" / "VERSIONS").is_file():
+            raise CheckerFailedError(
+                f"{self.name}'s bundled typeshed is not at {root} (no stdlib/VERSIONS there); "
+                "its layout may have changed: reinstall it or report this"
+            )
+        return root
+
+    def supports_target(self, target: str) -> bool:
+        major, minor = (int(part) for part in target.split("."))
+        return self.oldest_target <= (major, minor) <= self.newest_target
+
+    def run(
+        self,
+        files: Sequence[Path],
+        *,
+        python_version: str,
+        overlay: Path | None = None,
+        workdir: Path,
+    ) -> RunResult:
+        """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
+
+        ``workdir`` is an empty folder the checker may write its configuration and cache to;
+        the user's own configuration is never read or changed.
+        """
+        workdir.mkdir(parents=True, exist_ok=True)
+        command, env = self.command(
+            [f.resolve() for f in files], python_version, overlay, workdir.resolve()
+        )
+        proc = subprocess.run(
+            command,
+            cwd=workdir,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        output = proc.stdout + proc.stderr
+        if proc.returncode not in self.ok_exit_codes:
+            raise CheckerFailedError(
+                f"{self.name} failed (exit {proc.returncode}) running {' '.join(command)}:\n"
+                f"{output.strip()[-4000:]}"
+            )
+        try:
+            diagnostics = self.parse(proc.stdout, workdir.resolve())
+        except (ValueError, KeyError) as error:
+            raise CheckerFailedError(
+                f"could not read {self.name}'s output ({error}):\n{output.strip()[-4000:]}"
+            ) from error
+        return RunResult(sorted(diagnostics), proc.returncode, output)
+
+    @abstractmethod
+    def command(
+        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
+    ) -> tuple[list[str], dict[str, str]]:
+        """The command line and extra environment for one run."""
+
+    @abstractmethod
+    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+        """Turn the checker's output into diagnostics with absolute paths."""
+
+
+def _absolute(path: str, workdir: Path) -> str:
+    return str((workdir / path).resolve())
+
+
+_MYPY_STYLE_LINE = re.compile(
+    r"^(?P<path>[^\n:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|note): "
+    r"(?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$"
+)
+
+
+class Mypy(Checker):
+    name = "mypy"
+    distribution = "mypy"
+    # mypy 2.x refuses `--python-version` below 3.10.
+    oldest_target = (3, 10)
+    bundled_typeshed = "mypy/typeshed"
+
+    def executable(self) -> list[str]:
+        if find_spec("mypy") is None:
+            raise CheckerNotFoundError(
+                f"mypy is not installed: install it with `{Path(sys.executable).name} -m pip "
+                "install mypy`"
+            )
+        return [sys.executable, "-m", "mypy"]
+
+    def command(
+        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
+    ) -> tuple[list[str], dict[str, str]]:
+        command = [
+            *self.executable(),
+            "--config-file=",
+            "--output=json",
+            f"--python-version={python_version}",
+            f"--cache-dir={workdir / 'mypy-cache'}",
+            *(str(f) for f in files),
+        ]
+        return command, {"MYPYPATH": str(overlay)} if overlay is not None else {}
+
+    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+        diagnostics: list[Diagnostic] = []
+        for line in stdout.splitlines():
+            if not line.startswith("{"):
+                continue
+            item = json.loads(line)
+            diagnostics.append(
+                Diagnostic(
+                    path=_absolute(item["file"], workdir),
+                    line=int(item["line"]),
+                    column=int(item["column"]) + 1,
+                    severity=str(item["severity"]),
+                    message=str(item["message"]),
+                    code=str(item["code"] or ""),
+                )
+            )
+        return diagnostics
+
+
+class Pyright(Checker):
+    name = "pyright"
+    distribution = "pyright[nodejs]"
+    bundled_typeshed = "pyright/dist/dist/typeshed-fallback"
+    config_file = "pyrightconfig.json"
+
+    def command(
+        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
+    ) -> tuple[list[str], dict[str, str]]:
+        config: dict[str, object] = {
+            "pythonVersion": python_version,
+            "typeCheckingMode": "standard",
+            # Where stubPath is unset, pyright looks in ./typings: point it at a folder that
+            # holds nothing, so only the overlay we pass can replace a module.
+            "stubPath": str(overlay) if overlay is not None else str(workdir / "no-stubs"),
+        }
+        (workdir / self.config_file).write_text(json.dumps(config, indent=2), encoding="utf-8")
+        command = [
+            *self.executable(),
+            "--outputjson",
+            "--project",
+            str(workdir / self.config_file),
+            "--pythonpath",
+            sys.executable,
+            *(str(f) for f in files),
+        ]
+        return command, {}
+
+    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+        report = json.loads(stdout)
+        diagnostics: list[Diagnostic] = []
+        for item in report["generalDiagnostics"]:
+            start = item.get("range", {}).get("start", {"line": 0, "character": 0})
+            diagnostics.append(
+                Diagnostic(
+                    path=_absolute(item["file"], workdir),
+                    line=int(start["line"]) + 1,
+                    column=int(start["character"]) + 1,
+                    severity=str(item["severity"]),
+                    message=str(item["message"]),
+                    code=str(item.get("rule", "")),
+                )
+            )
+        return diagnostics
+
+
+class BasedPyright(Pyright):
+    name = "basedpyright"
+    distribution = "basedpyright"
+    bundled_typeshed = "basedpyright/dist/typeshed-fallback"
+
+
+_TY_LINE = re.compile(
+    r"^(?P<path>[^\n:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|info)"
+    r"\[(?P<code>[^\]]+)\] (?P<message>.*)$"
+)
+
+
+class Ty(Checker):
+    name = "ty"
+    distribution = "ty"
+
+    def command(
+        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
+    ) -> tuple[list[str], dict[str, str]]:
+        command = [
+            *self.executable(),
+            "check",
+            "--output-format=concise",
+            "--no-progress",
+            f"--python-version={python_version}",
+            f"--python={sys.executable}",
+            f"--project={workdir}",
+        ]
+        if overlay is not None:
+            command.append(f"--extra-search-path={overlay}")
+        return [*command, *(str(f) for f in files)], {}
+
+    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+        diagnostics: list[Diagnostic] = []
+        for line in stdout.splitlines():
+            match = _TY_LINE.match(line)
+            if match is None:
+                continue
+            diagnostics.append(
+                Diagnostic(
+                    path=_absolute(match["path"], workdir),
+                    line=int(match["line"]),
+                    column=int(match["column"]),
+                    severity=match["severity"],
+                    message=match["message"],
+                    code=match["code"],
+                )
+            )
+        return diagnostics
+
+
+class Zuban(Checker):
+    name = "zuban"
+    distribution = "zuban"
+    bundled_typeshed = "zuban/third_party/typeshed"
+
+    def command(
+        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
+    ) -> tuple[list[str], dict[str, str]]:
+        # `zuban check` (its own mode) enforces LiteralString; `zuban mypy` mimics mypy and
+        # does not.  An empty config file keeps the user's configuration out.
+        config = workdir / "zuban.ini"
+        config.write_text("[mypy]\n", encoding="utf-8")
+        command = [
+            *self.executable(),
+            "check",
+            f"--config-file={config}",
+            "--show-column-numbers",
+            "--no-pretty",
+            f"--python-version={python_version}",
+            f"--python-executable={sys.executable}",
+            *(str(f) for f in files),
+        ]
+        return command, {"MYPYPATH": str(overlay)} if overlay is not None else {}
+
+    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+        diagnostics: list[Diagnostic] = []
+        for line in stdout.splitlines():
+            match = _MYPY_STYLE_LINE.match(line)
+            if match is None:
+                continue
+            diagnostics.append(
+                Diagnostic(
+                    path=_absolute(match["path"], workdir),
+                    line=int(match["line"]),
+                    column=int(match["column"]),
+                    severity=match["severity"],
+                    message=match["message"],
+                    code=match["code"] or "",
+                )
+            )
+        return diagnostics
+
+
+class Pyrefly(Checker):
+    name = "pyrefly"
+    distribution = "pyrefly"
+    # Its bundled typeshed describes Python 3.10 and newer; older targets are modelled wrongly.
+    oldest_target = (3, 10)
+    needs_full_typeshed = True
+
+    def command(
+        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
+    ) -> tuple[list[str], dict[str, str]]:
+        # Without a configuration pyrefly uses its lenient "basic" preset, which reports no
+        # LiteralString error at all; the "default" preset turns checking on.
+        config = workdir / "pyrefly.toml"
+        config.write_text('preset = "default"\n', encoding="utf-8")
+        command = [
+            *self.executable(),
+            "check",
+            f"--config={config}",
+            "--output-format=json",
+            f"--python-version={python_version}",
+            f"--python-interpreter-path={sys.executable}",
+        ]
+        if overlay is not None:
+            command.append(f"--typeshed-path={overlay}")
+        return [*command, *(str(f) for f in files)], {}
+
+    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+        start = stdout.find("{")
+        if start < 0:
+            raise ValueError("no JSON report in pyrefly's output")
+        report = json.loads(stdout[start:])
+        return [
+            Diagnostic(
+                path=_absolute(item["path"], workdir),
+                line=int(item["line"]),
+                column=int(item["column"]),
+                severity=str(item["severity"]),
+                message=str(item.get("concise_description") or item["description"]),
+                code=str(item.get("name", "")),
+            )
+            for item in report["errors"]
+        ]
+
+
+CHECKERS: Mapping[str, Checker] = {
+    checker.name: checker
+    for checker in (Pyright(), BasedPyright(), Mypy(), Ty(), Zuban(), Pyrefly())
+}
+
+
+def get_checker(name: str) -> Checker:
+    try:
+        return CHECKERS[name]
+    except KeyError:
+        raise CheckerNotFoundError(
+            f"unknown checker {name!r}: choose one of {', '.join(CHECKERS)}"
+        ) from None
