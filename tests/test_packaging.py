@@ -7,6 +7,8 @@ import zipfile
 from email.parser import Parser
 from pathlib import Path
 
+STUBS = Path(__file__).resolve().parent.parent / "stubs"
+
 
 def _wheel_names(wheel: Path) -> list[str]:
     with zipfile.ZipFile(wheel) as archive:
@@ -22,7 +24,9 @@ def test_wheel_has_py_typed_and_stub_specs(dists: dict[str, Path]) -> None:
     names = _wheel_names(dists["wheel"])
     assert "typing_literalstring/py.typed" in names
     assert "typing_literalstring/__init__.py" in names
-    assert any(name.startswith("typing_literalstring/_stubs/") for name in names), names
+    packaged = {n.split("/_stubs/", 1)[1] for n in names if n.endswith(".pyi") and "/_stubs/" in n}
+    shipped = {p.relative_to(STUBS).as_posix() for p in STUBS.rglob("*.pyi")}
+    assert packaged == shipped
 
 
 def test_wheel_declares_only_typing_extensions(dists: dict[str, Path]) -> None:

@@ -111,9 +111,9 @@ class Checker(ABC):
                 f"it there with `pip install {self.distribution}`"
             )
         root = Path(next(iter(spec.submodule_search_locations))).parent / self.bundled_typeshed
-        if not (root / "stdlib" / "VERSIONS").is_file():
+        if not (root / "stdlib" / "builtins.pyi").is_file():
             raise CheckerFailedError(
-                f"{self.name}'s bundled typeshed is not at {root} (no stdlib/VERSIONS there); "
+                f"{self.name}'s bundled typeshed is not at {root} (no stdlib/builtins.pyi there); "
                 "its layout may have changed: reinstall it or report this"
             )
         return root

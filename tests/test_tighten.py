@@ -1,0 +1,154 @@
+"""The specification language and the text edits, on small stubs written for the test."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from typing_literalstring.errors import SpecError
+from typing_literalstring.stubspec import ALWAYS, ARGS, SHELL, ModuleSpec, load_specs, parse_spec
+from typing_literalstring.tighten import tighten_module
+
+
+def _spec(tmp_path: Path, text: str, target: str = "mod.pyi") -> ModuleSpec:
+    path = tmp_path / "spec.pyi"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return parse_spec(path, target)
+
+
+BASE = textwrap.dedent(
+    """\
+    import sys
+    from typing import Any, overload
+
+    class Conn:
+        def execute(self, sql: str, params: Any = ..., /) -> int: ...  # keep this comment
+        def other(self, sql: str) -> None: ...
+
+    if sys.version_info >= (3, 11):
+        def run(args: str, bufsize: int = -1, shell: bool = False, *, text: bool) -> int: ...
+    else:
+        @overload
+        def run(args: str, shell: bool = False) -> int: ...
+        @overload
+        def run(args: bytes, shell: bool = False) -> str: ...
+
+    def info(
+        msg: object,
+        *args: object,
+        extra: int | None = None,
+    ) -> None: ...
+    """
+)
+
+
+def test_retype_changes_only_the_named_parameter(tmp_path: Path) -> None:
+    spec = _spec(
+        tmp_path,
+        """\
+        from typing_extensions import LiteralString
+
+        class Conn:
+            def execute(self, sql: LiteralString): ...
+        """,
+    )
+    out = tighten_module(BASE, spec, "default")
+    assert "def execute(self, sql: LiteralString, params: Any = ..., /) -> int: ...  # keep" in out
+    assert "def other(self, sql: str) -> None: ..." in out
+    assert "from typing_extensions import LiteralString\n" in out
+    # Nothing else moved: removing the two changes gives the base back.
+    restored = out.replace("from typing_extensions import LiteralString\n", "", 1).replace(
+        "sql: LiteralString, params", "sql: str, params"
+    )
+    assert restored == BASE
+
+
+def test_when_shell_splits_every_definition_in_every_branch(tmp_path: Path) -> None:
+    spec = _spec(
+        tmp_path,
+        """\
+        from typing_extensions import LiteralString
+        from typing_literalstring.stubspec import when_shell
+
+        @when_shell
+        def run(args: LiteralString): ...
+        """,
+    )
+    out = tighten_module(BASE, spec, "default")
+    assert out.count("def run(") == 6
+    assert out.count("shell: Literal[False] = False") == 3
+    assert out.count("args: LiteralString") == 3
+    assert "    @overload\n    def run(args: str, bufsize: int = -1, shell: Literal[False]" in out
+    assert "from typing import Literal\n" in out
+    # overload was imported already: not imported twice.
+    assert "from typing import overload\n" not in out
+    compile(out, "out.pyi", "exec")
+
+
+def test_when_args_splits_by_formatting_arguments(tmp_path: Path) -> None:
+    spec = _spec(
+        tmp_path,
+        """\
+        from typing_extensions import LiteralString
+        from typing_literalstring.stubspec import when_args
+
+        @when_args
+        def info(msg: LiteralString): ...
+        """,
+    )
+    out = tighten_module(BASE, spec, "default")
+    without, with_args = out.split("def info(")[1:]
+    assert "msg: object,\n    *,\n    extra" in without
+    assert "msg: LiteralString,\n    arg: object,\n    /,\n    *args: object," in with_args
+    strict = tighten_module(BASE, spec, "strict")
+    assert strict.count("def info(") == 1
+    assert "msg: LiteralString,\n    *args: object," in strict
+
+
+@pytest.mark.parametrize(
+    ("spec_text", "message"),
+    [
+        ("def missing(x: int): ...\n", "missing is not defined in the base mod.pyi"),
+        ("class Conn:\n    def gone(self, x: int): ...\n", "Conn.gone is not defined"),
+        ("class Conn:\n    def execute(self, query: int): ...\n", "no annotated parameter 'query'"),
+        (
+            "from typing_literalstring.stubspec import when_shell\n"
+            "@when_shell\ndef info(msg: int): ...\n",
+            "no annotated `shell` parameter",
+        ),
+        ("from os import Any\nclass Conn:\n    def execute(self, sql: Any): ...\n", "binds 'Any'"),
+    ],
+)
+def test_a_specification_that_no_longer_matches_fails_loudly(
+    tmp_path: Path, spec_text: str, message: str
+) -> None:
+    with pytest.raises(SpecError, match=message):
+        tighten_module(BASE, _spec(tmp_path, spec_text), "default")
+
+
+def test_unknown_decorator_and_empty_spec_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="unknown decorator"):
+        _spec(tmp_path, "@staticmethod\ndef f(x: int): ...\n")
+    with pytest.raises(SpecError, match="tightens nothing"):
+        _spec(tmp_path, "from typing import Any\n")
+
+
+def test_the_shipped_specifications_parse() -> None:
+    specs = {spec.target: spec for spec in load_specs()}
+    assert sorted(specs) == [
+        "asyncio/base_events.pyi",
+        "asyncio/events.pyi",
+        "asyncio/subprocess.pyi",
+        "logging/__init__.pyi",
+        "os/__init__.pyi",
+        "sqlite3/__init__.pyi",
+        "subprocess.pyi",
+    ]
+    conditions = {f.qualname: f.condition for spec in specs.values() for f in spec.functions}
+    assert conditions["Cursor.execute"] == ALWAYS
+    assert conditions["run"] == SHELL
+    assert conditions["Popen.__init__"] == SHELL
+    assert conditions["Logger.info"] == ARGS
+    assert conditions["getoutput"] == ALWAYS
