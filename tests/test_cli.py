@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from typing_literalstring import checkers
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.cli import EXIT_ERROR, EXIT_OK, main
 
@@ -20,11 +21,30 @@ def test_stubs_builds_an_overlay(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "tightened sqlite3/__init__.pyi" in capsys.readouterr().out
 
 
-def test_stubs_for_a_checker_without_typeshed_files_says_what_to_do(
+def test_stubs_for_ty_and_pyrefly_come_from_pyrights_typeshed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    if not CHECKERS["pyright"].is_installed():
+        pytest.skip("pyright is not installed")
+    donor = CHECKERS["pyright"].typeshed_dir()
+    assert main(["stubs", "--checker", "ty", "--out", str(tmp_path / "ty")]) == EXIT_OK
+    assert f"overlay for ty from {donor} in" in capsys.readouterr().out
+    assert main(["stubs", "--checker", "pyrefly", "--out", str(tmp_path / "pyrefly")]) == EXIT_OK
+    assert "full overlay for pyrefly" in capsys.readouterr().out
+    assert (tmp_path / "pyrefly" / "stdlib" / "VERSIONS").is_file()
+
+
+def test_stubs_without_any_typeshed_says_what_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def nothing_installed(name: str) -> None:
+        return None
+
+    monkeypatch.setattr(checkers, "find_spec", nothing_installed)
     assert main(["stubs", "--checker", "ty", "--out", str(tmp_path / "o")]) == EXIT_ERROR
-    assert "build its overlay from another checker's typeshed" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "ty has no typeshed files of its own" in error
+    assert "pip install pyright[nodejs]" in error
     assert not (tmp_path / "o").exists()
 
 

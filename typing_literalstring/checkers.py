@@ -118,6 +118,25 @@ class Checker(ABC):
             )
         return root
 
+    def overlay_base(self) -> Path:
+        """The typeshed this checker's overlay is built from.
+
+        Its own where it has one on disk, so the overlay matches its version.  ty and pyrefly
+        compile theirs into the binary; for them it is pyright's (or basedpyright's), the
+        typeshed closest to theirs that ships as files.
+        """
+        if self.bundled_typeshed is not None:
+            return self.typeshed_dir()
+        for donor in DONORS:
+            checker = CHECKERS[donor]
+            if find_spec(donor) is not None:
+                return checker.typeshed_dir()
+        raise CheckerNotFoundError(
+            f"{self.name} has no typeshed files of its own, and neither "
+            f"{' nor '.join(DONORS)} is installed to build its overlay from: install one with "
+            f"`pip install {CHECKERS[DONORS[0]].distribution}`, or pass a typeshed folder"
+        )
+
     def supports_target(self, target: str) -> bool:
         major, minor = (int(part) for part in target.split("."))
         return self.oldest_target <= (major, minor) <= self.newest_target
@@ -413,6 +432,8 @@ class Pyrefly(Checker):
         ]
 
 
+# Where an overlay for a checker without typeshed files comes from, in order of preference.
+DONORS = ("pyright", "basedpyright")
 CHECKERS: Mapping[str, Checker] = {
     checker.name: checker
     for checker in (Pyright(), BasedPyright(), Mypy(), Ty(), Zuban(), Pyrefly())

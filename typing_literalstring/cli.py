@@ -20,9 +20,13 @@ EXIT_ERROR = 2
 
 def _stubs(args: argparse.Namespace) -> int:
     checker = get_checker(args.checker)
-    base = Path(args.typeshed) if args.typeshed else checker.typeshed_dir()
-    overlay = build_overlay(base, Path(args.out), profile=args.profile, layout=args.layout)
-    print(f"built the {args.profile} overlay for {checker.name} from {base} in {overlay.root}")
+    base = Path(args.typeshed) if args.typeshed else checker.overlay_base()
+    layout = "full" if checker.needs_full_typeshed else args.layout
+    overlay = build_overlay(base, Path(args.out), profile=args.profile, layout=layout)
+    print(
+        f"built the {args.profile} {layout} overlay for {checker.name} from {base} "
+        f"in {overlay.root}"
+    )
     for target in sorted(overlay.files):
         print(f"  tightened {target}")
     return EXIT_OK
@@ -48,7 +52,8 @@ def parser() -> argparse.ArgumentParser:
         "--layout",
         choices=LAYOUTS,
         default="overlay",
-        help="overlay: only the replaced modules; full: a complete replacement typeshed",
+        help="overlay: only the replaced modules; full: a complete replacement typeshed "
+        "(always full for pyrefly, which honours nothing else)",
     )
     stubs.add_argument(
         "--typeshed", help="build from this typeshed folder instead of the checker's own"

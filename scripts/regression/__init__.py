@@ -1,0 +1,1 @@
+"""The checker regression suite: run checkers over test_cases/, compare, record, report."""

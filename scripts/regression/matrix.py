@@ -1,0 +1,129 @@
+"""Run one checker over the case files on each Python target and compare with the markers."""
+
+from __future__ import annotations
+
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from typing_literalstring.checkers import Checker, Diagnostic
+from typing_literalstring.overlay import build_overlay
+
+from .markers import applies_to, profile_of, read_markers
+
+REPO = Path(__file__).resolve().parent.parent.parent
+CASES = REPO / "test_cases"
+TARGETS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13", "3.14"]
+PROFILES = ("default", "strict")
+MISSING = "missing"  # a `# E` line without an error
+UNEXPECTED = "unexpected"  # an error on a line that is not marked
+
+
+@dataclass(frozen=True, order=True)
+class Deviation:
+    file: str
+    line: int
+    kind: str  # MISSING or UNEXPECTED
+    source: str = field(compare=False)
+    message: str = field(compare=False, default="")
+
+
+@dataclass
+class Outcome:
+    """What one checker did on one Python target."""
+
+    checker: str
+    target: str
+    expected: int = 0  # `# E` lines
+    matched: int = 0
+    files: list[str] = field(default_factory=lambda: [])
+    deviations: list[Deviation] = field(default_factory=lambda: [])
+
+    def summary(self) -> str:
+        missing = sum(1 for d in self.deviations if d.kind == MISSING)
+        unexpected = len(self.deviations) - missing
+        return (
+            f"{self.checker:<12} {self.target:<5} # E lines: {self.expected}, matched: "
+            f"{self.matched}, missing: {missing}, unexpected errors: {unexpected}"
+        )
+
+
+def case_files(cases: Path = CASES) -> list[Path]:
+    return sorted(cases.glob("check_*.py"))
+
+
+def compare(outcome: Outcome, path: Path, diagnostics: Sequence[Diagnostic]) -> None:
+    """Add the file's matches and deviations to ``outcome``."""
+    markers = read_markers(path)
+    errors: dict[int, str] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.severity == "error":
+            errors.setdefault(diagnostic.line, diagnostic.message.splitlines()[0])
+    name = path.name
+    outcome.files.append(name)
+    outcome.expected += len(markers.required)
+    for line in sorted(markers.required):
+        if line in errors:
+            outcome.matched += 1
+        else:
+            outcome.deviations.append(Deviation(name, line, MISSING, markers.code(line)))
+    for line, message in sorted(errors.items()):
+        if line not in markers.required and line not in markers.optional:
+            outcome.deviations.append(
+                Deviation(name, line, UNEXPECTED, markers.code(line), message)
+            )
+
+
+def run_target(
+    checker: Checker,
+    target: str,
+    files: Sequence[Path],
+    overlays: dict[str, Path | None],
+    work: Path,
+) -> Outcome:
+    outcome = Outcome(checker.name, target)
+    for profile in PROFILES:
+        batch = [f for f in files if profile_of(f) == profile and applies_to(f, target)]
+        if not batch:
+            continue
+        result = checker.run(
+            batch,
+            python_version=target,
+            overlay=overlays[profile],
+            workdir=work / f"{target}-{profile}",
+        )
+        for path in batch:
+            compare(outcome, path, [d for d in result.diagnostics if d.path == str(path)])
+    return outcome
+
+
+def run_checker(
+    checker: Checker,
+    targets: Iterable[str] = TARGETS,
+    *,
+    stock: bool = False,
+    jobs: int = 2,
+    files: Sequence[Path] | None = None,
+) -> list[Outcome]:
+    """``checker`` on every target it supports, with the overlays (or ``stock`` typeshed)."""
+    wanted = [t for t in targets if checker.supports_target(t)]
+    chosen = [f.resolve() for f in (files if files is not None else case_files())]
+    with tempfile.TemporaryDirectory(prefix=f"tls-{checker.name}-") as tmp:
+        work = Path(tmp)
+        overlays: dict[str, Path | None] = {profile: None for profile in PROFILES}
+        if not stock:
+            base = checker.overlay_base()
+            layout = "full" if checker.needs_full_typeshed else "overlay"
+            for profile in PROFILES:
+                built = build_overlay(
+                    base, work / f"overlay-{profile}", profile=profile, layout=layout
+                )
+                overlays[profile] = built.root
+
+        def run(target: str) -> Outcome:
+            return run_target(checker, target, chosen, overlays, work)
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(run, wanted))
