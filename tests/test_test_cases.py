@@ -158,3 +158,23 @@ def test_a_changed_outcome_is_reported_both_ways(tmp_path: Path) -> None:
         (3, ("3.12", "3.13"), "r"),
         (9, ("3.12",), "new reason"),
     ]
+
+
+@pytest.mark.parametrize("name", list(CHECKERS))
+def test_backport_behaves_like_typing_and_typing_extensions(name: str) -> None:
+    """The three backport files differ only in the import: each checker treats them alike."""
+    recorded = record.load_record(name)
+    if recorded is None:
+        pytest.skip(f"no record for {name}")
+    by_file = {
+        file: sorted((d.line, d.kind) for d in recorded.deviations if d.file == file)
+        for file in (
+            "check_backport_typing_literalstring.py",
+            "check_backport_typing_extensions.py",
+            "check_backport_typing_py311.py",
+        )
+    }
+    assert len(set(map(tuple, by_file.values()))) == 1, by_file
+    texts = [(CASES / f).read_text().splitlines() for f in by_file]
+    differing = [n for n, lines in enumerate(zip(*texts), 1) if len(set(lines)) > 1]
+    assert len(differing) == 1  # the import line
