@@ -145,27 +145,43 @@ class Checker(ABC):
         self,
         files: Sequence[Path],
         *,
-        python_version: str,
+        python_version: str | None,
         overlay: Path | None = None,
         workdir: Path,
+        extra_paths: Sequence[Path] = (),
+        project: Path | None = None,
     ) -> RunResult:
         """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
 
-        ``workdir`` is an empty folder the checker may write its configuration and cache to;
-        the user's own configuration is never read or changed.
+        ``workdir`` is an empty folder the checker may write its configuration and cache to.
+        With ``project`` unset the run is isolated: no user configuration is read.  With
+        ``project`` set, the checker runs there and reads the project's configuration, and our
+        settings are layered on top; the project's files are never changed.
+        ``python_version`` None leaves the target to the project's configuration.
         """
         workdir.mkdir(parents=True, exist_ok=True)
-        command, env = self.command(
-            [f.resolve() for f in files], python_version, overlay, workdir.resolve()
+        invocation = Invocation(
+            files=[f.resolve() for f in files],
+            python_version=python_version,
+            overlay=overlay.resolve() if overlay is not None else None,
+            extra_paths=[p.resolve() for p in extra_paths],
+            workdir=workdir.resolve(),
+            project=project.resolve() if project is not None else None,
         )
-        proc = subprocess.run(
-            command,
-            cwd=workdir,
-            env={**os.environ, **env},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        command, env = self.command(invocation)
+        try:
+            proc = subprocess.run(
+                command,
+                cwd=invocation.cwd,
+                env={**os.environ, **env},
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        except OSError as error:
+            raise CheckerFailedError(
+                f"could not start {self.name} ({command[0]}): {error}"
+            ) from error
         output = proc.stdout + proc.stderr
         if proc.returncode not in self.ok_exit_codes:
             raise CheckerFailedError(
@@ -173,7 +189,7 @@ class Checker(ABC):
                 f"{output.strip()[-4000:]}"
             )
         try:
-            diagnostics = self.parse(proc.stdout, workdir.resolve())
+            diagnostics = self.parse(proc.stdout, invocation.cwd)
         except (ValueError, KeyError) as error:
             raise CheckerFailedError(
                 f"could not read {self.name}'s output ({error}):\n{output.strip()[-4000:]}"
@@ -181,24 +197,61 @@ class Checker(ABC):
         return RunResult(sorted(diagnostics), proc.returncode, output)
 
     @abstractmethod
-    def command(
-        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
-    ) -> tuple[list[str], dict[str, str]]:
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         """The command line and extra environment for one run."""
 
     @abstractmethod
-    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         """Turn the checker's output into diagnostics with absolute paths."""
 
 
-def _absolute(path: str, workdir: Path) -> str:
-    return str((workdir / path).resolve())
+@dataclass(frozen=True)
+class Invocation:
+    """One run of a checker, as the adapters see it (all paths absolute)."""
+
+    files: Sequence[Path]
+    python_version: str | None
+    overlay: Path | None
+    extra_paths: Sequence[Path]
+    workdir: Path
+    project: Path | None
+
+    @property
+    def cwd(self) -> Path:
+        return self.project or self.workdir
+
+    def search_path(self) -> str:
+        """Overlay first, then the extra paths, as MYPYPATH wants them."""
+        paths = [*([self.overlay] if self.overlay else []), *self.extra_paths]
+        return os.pathsep.join(str(p) for p in paths)
+
+
+def _absolute(path: str, cwd: Path) -> str:
+    return str((cwd / path).resolve())
 
 
 _MYPY_STYLE_LINE = re.compile(
     r"^(?P<path>[^\n:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|note): "
     r"(?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$"
 )
+
+
+def _mypy_style(stdout: str, cwd: Path) -> list[Diagnostic]:
+    diagnostics: list[Diagnostic] = []
+    for line in stdout.splitlines():
+        match = _MYPY_STYLE_LINE.match(line)
+        if match is not None:
+            diagnostics.append(
+                Diagnostic(
+                    path=_absolute(match["path"], cwd),
+                    line=int(match["line"]),
+                    column=int(match["column"]),
+                    severity=match["severity"],
+                    message=match["message"],
+                    code=match["code"] or "",
+                )
+            )
+    return diagnostics
 
 
 class Mypy(Checker):
@@ -216,20 +269,21 @@ class Mypy(Checker):
             )
         return [sys.executable, "-m", "mypy"]
 
-    def command(
-        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
-    ) -> tuple[list[str], dict[str, str]]:
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         command = [
             *self.executable(),
-            "--config-file=",
             "--output=json",
-            f"--python-version={python_version}",
-            f"--cache-dir={workdir / 'mypy-cache'}",
-            *(str(f) for f in files),
+            f"--cache-dir={run.workdir / 'mypy-cache'}",
         ]
-        return command, {"MYPYPATH": str(overlay)} if overlay is not None else {}
+        if run.project is None:
+            command.append("--config-file=")  # isolated: no user configuration
+        if run.python_version is not None:
+            command.append(f"--python-version={run.python_version}")
+        command.extend(str(f) for f in run.files)
+        # MYPYPATH comes before the configuration's mypy_path, which keeps working.
+        return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
 
-    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         diagnostics: list[Diagnostic] = []
         for line in stdout.splitlines():
             if not line.startswith("{"):
@@ -237,7 +291,7 @@ class Mypy(Checker):
             item = json.loads(line)
             diagnostics.append(
                 Diagnostic(
-                    path=_absolute(item["file"], workdir),
+                    path=_absolute(item["file"], cwd),
                     line=int(item["line"]),
                     column=int(item["column"]) + 1,
                     severity=str(item["severity"]),
@@ -252,38 +306,58 @@ class Pyright(Checker):
     name = "pyright"
     distribution = "pyright[nodejs]"
     bundled_typeshed = "pyright/dist/dist/typeshed-fallback"
-    config_file = "pyrightconfig.json"
+    # Where a project keeps its pyright settings, in the order pyright itself looks.
+    project_configs = ("pyrightconfig.json", "pyproject.toml")
+    pyproject_section = "[tool.pyright]"
 
-    def command(
-        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
-    ) -> tuple[list[str], dict[str, str]]:
-        config: dict[str, object] = {
-            "pythonVersion": python_version,
-            "typeCheckingMode": "standard",
-            # Where stubPath is unset, pyright looks in ./typings: point it at a folder that
-            # holds nothing, so only the overlay we pass can replace a module.
-            "stubPath": str(overlay) if overlay is not None else str(workdir / "no-stubs"),
-        }
-        (workdir / self.config_file).write_text(json.dumps(config, indent=2), encoding="utf-8")
+    def project_config(self, project: Path) -> Path | None:
+        json_config = project / self.project_configs[0]
+        if json_config.is_file():
+            return json_config
+        pyproject = project / "pyproject.toml"
+        if pyproject.is_file() and self.pyproject_section in pyproject.read_text("utf-8"):
+            return pyproject
+        return None
+
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
+        config: dict[str, object] = {}
+        if run.project is not None:
+            base = self.project_config(run.project)
+            if base is not None:
+                # Our settings on top of the project's own (pyright resolves the paths in the
+                # extended file relative to it); the project's files stay untouched.
+                config["extends"] = str(base)
+            # The configuration lives in our work folder, so name the project as a search root.
+            config["extraPaths"] = [str(run.project), *map(str, run.extra_paths)]
+        else:
+            config["typeCheckingMode"] = "standard"
+            config["extraPaths"] = [str(p) for p in run.extra_paths]
+        if run.python_version is not None:
+            config["pythonVersion"] = run.python_version
+        # Where stubPath is unset, pyright looks in ./typings: point it at a folder that holds
+        # nothing, so only the overlay we pass can replace a module.
+        config["stubPath"] = str(run.overlay or run.workdir / "no-stubs")
+        config_file = run.workdir / f"{self.name}config.json"
+        config_file.write_text(json.dumps(config, indent=2), encoding="utf-8")
         command = [
             *self.executable(),
             "--outputjson",
             "--project",
-            str(workdir / self.config_file),
+            str(config_file),
             "--pythonpath",
             sys.executable,
-            *(str(f) for f in files),
+            *(str(f) for f in run.files),
         ]
         return command, {}
 
-    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         report = json.loads(stdout)
         diagnostics: list[Diagnostic] = []
         for item in report["generalDiagnostics"]:
             start = item.get("range", {}).get("start", {"line": 0, "character": 0})
             diagnostics.append(
                 Diagnostic(
-                    path=_absolute(item["file"], workdir),
+                    path=_absolute(item["file"], cwd),
                     line=int(start["line"]) + 1,
                     column=int(start["character"]) + 1,
                     severity=str(item["severity"]),
@@ -298,6 +372,7 @@ class BasedPyright(Pyright):
     name = "basedpyright"
     distribution = "basedpyright"
     bundled_typeshed = "basedpyright/dist/typeshed-fallback"
+    pyproject_section = "[tool.basedpyright]"
 
 
 _TY_LINE = re.compile(
@@ -310,38 +385,36 @@ class Ty(Checker):
     name = "ty"
     distribution = "ty"
 
-    def command(
-        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
-    ) -> tuple[list[str], dict[str, str]]:
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         command = [
             *self.executable(),
             "check",
             "--output-format=concise",
             "--no-progress",
-            f"--python-version={python_version}",
             f"--python={sys.executable}",
-            f"--project={workdir}",
+            f"--project={run.cwd}",
         ]
-        if overlay is not None:
-            command.append(f"--extra-search-path={overlay}")
-        return [*command, *(str(f) for f in files)], {}
+        if run.python_version is not None:
+            command.append(f"--python-version={run.python_version}")
+        paths = [*([run.overlay] if run.overlay else []), *run.extra_paths]
+        command.extend(f"--extra-search-path={p}" for p in paths)
+        return [*command, *(str(f) for f in run.files)], {}
 
-    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         diagnostics: list[Diagnostic] = []
         for line in stdout.splitlines():
             match = _TY_LINE.match(line)
-            if match is None:
-                continue
-            diagnostics.append(
-                Diagnostic(
-                    path=_absolute(match["path"], workdir),
-                    line=int(match["line"]),
-                    column=int(match["column"]),
-                    severity=match["severity"],
-                    message=match["message"],
-                    code=match["code"],
+            if match is not None:
+                diagnostics.append(
+                    Diagnostic(
+                        path=_absolute(match["path"], cwd),
+                        line=int(match["line"]),
+                        column=int(match["column"]),
+                        severity=match["severity"],
+                        message=match["message"],
+                        code=match["code"],
+                    )
                 )
-            )
         return diagnostics
 
 
@@ -350,42 +423,22 @@ class Zuban(Checker):
     distribution = "zuban"
     bundled_typeshed = "zuban/third_party/typeshed"
 
-    def command(
-        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
-    ) -> tuple[list[str], dict[str, str]]:
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         # `zuban check` (its own mode) enforces LiteralString; `zuban mypy` mimics mypy and
-        # does not.  An empty config file keeps the user's configuration out.
-        config = workdir / "zuban.ini"
-        config.write_text("[mypy]\n", encoding="utf-8")
-        command = [
-            *self.executable(),
-            "check",
-            f"--config-file={config}",
-            "--show-column-numbers",
-            "--no-pretty",
-            f"--python-version={python_version}",
-            f"--python-executable={sys.executable}",
-            *(str(f) for f in files),
-        ]
-        return command, {"MYPYPATH": str(overlay)} if overlay is not None else {}
+        # does not.
+        command = [*self.executable(), "check"]
+        if run.project is None:
+            config = run.workdir / "zuban.ini"  # isolated: an empty configuration
+            config.write_text("[mypy]\n", encoding="utf-8")
+            command.append(f"--config-file={config}")
+        command += ["--show-column-numbers", "--no-pretty", f"--python-executable={sys.executable}"]
+        if run.python_version is not None:
+            command.append(f"--python-version={run.python_version}")
+        command.extend(str(f) for f in run.files)
+        return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
 
-    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
-        diagnostics: list[Diagnostic] = []
-        for line in stdout.splitlines():
-            match = _MYPY_STYLE_LINE.match(line)
-            if match is None:
-                continue
-            diagnostics.append(
-                Diagnostic(
-                    path=_absolute(match["path"], workdir),
-                    line=int(match["line"]),
-                    column=int(match["column"]),
-                    severity=match["severity"],
-                    message=match["message"],
-                    code=match["code"] or "",
-                )
-            )
-        return diagnostics
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
+        return _mypy_style(stdout, cwd)
 
 
 class Pyrefly(Checker):
@@ -395,33 +448,43 @@ class Pyrefly(Checker):
     oldest_target = (3, 10)
     needs_full_typeshed = True
 
-    def command(
-        self, files: Sequence[Path], python_version: str, overlay: Path | None, workdir: Path
-    ) -> tuple[list[str], dict[str, str]]:
-        # Without a configuration pyrefly uses its lenient "basic" preset, which reports no
-        # LiteralString error at all; the "default" preset turns checking on.
-        config = workdir / "pyrefly.toml"
-        config.write_text('preset = "default"\n', encoding="utf-8")
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         command = [
             *self.executable(),
             "check",
-            f"--config={config}",
             "--output-format=json",
-            f"--python-version={python_version}",
             f"--python-interpreter-path={sys.executable}",
         ]
-        if overlay is not None:
-            command.append(f"--typeshed-path={overlay}")
-        return [*command, *(str(f) for f in files)], {}
+        if run.project is None:
+            config = run.workdir / "pyrefly.toml"
+            config.write_text('preset = "default"\n', encoding="utf-8")
+            command.append(f"--config={config}")
+        elif not self._configured(run.project):
+            # Without a configuration pyrefly uses its lenient "basic" preset, which reports
+            # no LiteralString error at all; the "default" preset turns checking on.
+            command.append("--preset=default")
+        if run.python_version is not None:
+            command.append(f"--python-version={run.python_version}")
+        if run.overlay is not None:
+            command.append(f"--typeshed-path={run.overlay}")
+        command.extend(f"--search-path={p}" for p in run.extra_paths)
+        return [*command, *(str(f) for f in run.files)], {}
 
-    def parse(self, stdout: str, workdir: Path) -> list[Diagnostic]:
+    @staticmethod
+    def _configured(project: Path) -> bool:
+        pyproject = project / "pyproject.toml"
+        return (project / "pyrefly.toml").is_file() or (
+            pyproject.is_file() and "[tool.pyrefly]" in pyproject.read_text("utf-8")
+        )
+
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         start = stdout.find("{")
         if start < 0:
             raise ValueError("no JSON report in pyrefly's output")
         report = json.loads(stdout[start:])
         return [
             Diagnostic(
-                path=_absolute(item["path"], workdir),
+                path=_absolute(item["path"], cwd),
                 line=int(item["line"]),
                 column=int(item["column"]),
                 severity=str(item["severity"]),
