@@ -57,3 +57,18 @@ def test_module_entry_point_and_version() -> None:
     )
     assert proc.returncode == 0
     assert proc.stdout.startswith("typing-literalstring ")
+
+
+def test_pre_commit_hook_manifest_is_valid() -> None:
+    manifest = Path(__file__).resolve().parent.parent / ".pre-commit-hooks.yaml"
+    pre_commit = Path(sys.executable).parent / "pre-commit"
+    if not pre_commit.is_file():
+        pytest.skip("pre-commit is not installed")
+    proc = subprocess.run(
+        [str(pre_commit), "validate-manifest", str(manifest)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "entry: typing-literalstring check" in manifest.read_text()

@@ -334,9 +334,12 @@ class Pyright(Checker):
             config["extraPaths"] = [str(p) for p in run.extra_paths]
         if run.python_version is not None:
             config["pythonVersion"] = run.python_version
-        # Where stubPath is unset, pyright looks in ./typings: point it at a folder that holds
-        # nothing, so only the overlay we pass can replace a module.
-        config["stubPath"] = str(run.overlay or run.workdir / "no-stubs")
+        if run.overlay is not None:
+            config["stubPath"] = str(run.overlay)
+        elif run.project is None:
+            # Where stubPath is unset, pyright looks in ./typings: point it at a folder that
+            # holds nothing, so no stub can replace a module in an isolated run.
+            config["stubPath"] = str(run.workdir / "no-stubs")
         config_file = run.workdir / f"{self.name}config.json"
         config_file.write_text(json.dumps(config, indent=2), encoding="utf-8")
         command = [
@@ -459,7 +462,10 @@ class Pyrefly(Checker):
             config = run.workdir / "pyrefly.toml"
             config.write_text('preset = "default"\n', encoding="utf-8")
             command.append(f"--config={config}")
-        elif not self._configured(run.project):
+        elif self._config(run.project) is not None:
+            # Named outright: pyrefly looks for it from each checked file's folder upward.
+            command.append(f"--config={self._config(run.project)}")
+        else:
             # Without a configuration pyrefly uses its lenient "basic" preset, which reports
             # no LiteralString error at all; the "default" preset turns checking on.
             command.append("--preset=default")
@@ -471,11 +477,13 @@ class Pyrefly(Checker):
         return [*command, *(str(f) for f in run.files)], {}
 
     @staticmethod
-    def _configured(project: Path) -> bool:
+    def _config(project: Path) -> Path | None:
         pyproject = project / "pyproject.toml"
-        return (project / "pyrefly.toml").is_file() or (
-            pyproject.is_file() and "[tool.pyrefly]" in pyproject.read_text("utf-8")
-        )
+        if (project / "pyrefly.toml").is_file():
+            return project / "pyrefly.toml"
+        if pyproject.is_file() and "[tool.pyrefly]" in pyproject.read_text("utf-8"):
+            return pyproject
+        return None
 
     def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         start = stdout.find("{")

@@ -7,8 +7,11 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__
+from . import __version__, output
+from .check import UsageError, run_check
 from .checkers import CHECKERS, get_checker
+from .configure import init
+from .doctor import diagnose, render
 from .errors import TypingLiteralStringError
 from .overlay import LAYOUTS, build_overlay
 from .tighten import PROFILES
@@ -16,6 +19,13 @@ from .tighten import PROFILES
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_ERROR = 2
+
+
+def _python_version(value: str) -> str:
+    parts = value.split(".")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts) or parts[0] != "3":
+        raise argparse.ArgumentTypeError(f"{value!r} is not a Python version like 3.12")
+    return value
 
 
 def _stubs(args: argparse.Namespace) -> int:
@@ -32,6 +42,53 @@ def _stubs(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _check(args: argparse.Namespace) -> int:
+    checker = get_checker(args.checker)
+    result = run_check(
+        checker,
+        [Path(p) for p in args.paths],
+        profile=args.profile,
+        python_version=args.python_version,
+        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+    )
+    if result.rebuilt_corrupt_cache:
+        print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
+    if args.format == "json":
+        sys.stdout.write(output.as_json(result, args.show_other))
+    elif args.format == "sarif":
+        sys.stdout.write(output.sarif(result))
+    else:
+        sys.stdout.write(output.text(result, args.show_other))
+    return EXIT_FINDINGS if result.findings else EXIT_OK
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    project = Path(args.project)
+    if not project.is_dir():
+        raise UsageError(f"no such project folder: {project}")
+    diagnoses = [diagnose(CHECKERS[name], project.resolve()) for name in args.checker or CHECKERS]
+    sys.stdout.write(render(diagnoses))
+    return EXIT_OK
+
+
+def _init(args: argparse.Namespace) -> int:
+    project = Path(args.project)
+    if not project.is_dir():
+        raise UsageError(f"no such project folder: {project}")
+    names: list[str] = args.checker or ["pyright"]
+    chosen = [get_checker(name) for name in dict.fromkeys(names)]
+    for checker in chosen:
+        if not checker.is_installed():
+            checker.executable()  # raises with the install hint
+    result = init(project, chosen, folder=args.dir, profile=args.profile, force=args.force)
+    for overlay in result.overlays:
+        print(f"wrote the overlay {overlay}")
+    for change in result.changes:
+        state = "set" if change.needed else "already set"
+        print(f"{state} {change.setting.describe()} in {result.pyproject}")
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(
         prog="typing-literalstring",
@@ -39,6 +96,52 @@ def parser() -> argparse.ArgumentParser:
     )
     main.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = commands.add_parser(
+        "check",
+        help="report every non-literal string that reaches an SQL, shell or logging sink",
+        description="Run a type checker on PATHs with the tightened stubs wired in (your own "
+        "configuration is read, never changed) and report each place where a non-literal "
+        "string reaches an SQL, shell or logging-format sink, with how to fix it. "
+        "Exit status: 0 no findings, 1 findings, 2 usage error or tool failure.",
+    )
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("--checker", choices=sorted(CHECKERS), default="pyright")
+    check.add_argument("--profile", choices=PROFILES, default="default")
+    check.add_argument("--python-version", metavar="X.Y", type=_python_version)
+    check.add_argument("--format", choices=output.FORMATS, default="text")
+    check.add_argument(
+        "--show-other", action="store_true", help="also list the checker's other errors"
+    )
+    check.add_argument("--cache-dir", help="where built overlays are kept")
+    check.set_defaults(run=_check)
+
+    doctor = commands.add_parser(
+        "doctor",
+        help="say what each installed checker enforces, measured by probes",
+        description="For each checker: its version, whether it enforces LiteralString, whether "
+        "its typeshed has the Appendix C str overloads, and whether this project's configuration "
+        "makes it load our stubs. Each answer comes from running a tiny probe.",
+    )
+    doctor.add_argument("--checker", action="append", choices=sorted(CHECKERS))
+    doctor.add_argument("--project", default=".", help="the project folder (default: here)")
+    doctor.set_defaults(run=_doctor)
+
+    init_command = commands.add_parser(
+        "init",
+        help="write the stubs into the project and configure the checkers in pyproject.toml",
+        description="Build each checker's overlay into DIR/<checker> and add the setting that "
+        "loads it to pyproject.toml, keeping comments and other settings. Idempotent; refuses to "
+        "replace a different existing value unless --force.",
+    )
+    init_command.add_argument(
+        "--checker", action="append", choices=sorted(CHECKERS), help="default: pyright"
+    )
+    init_command.add_argument("--project", default=".", help="the project folder (default: here)")
+    init_command.add_argument("--dir", default="typings-literalstring", help="relative to it")
+    init_command.add_argument("--profile", choices=PROFILES, default="default")
+    init_command.add_argument("--force", action="store_true")
+    init_command.set_defaults(run=_init)
 
     stubs = commands.add_parser(
         "stubs",

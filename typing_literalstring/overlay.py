@@ -32,6 +32,10 @@ from .stubspec import ModuleSpec, load_specs
 from .tighten import PROFILES, tighten_module
 
 MANIFEST = "typing-literalstring.json"
+# A pseudo-profile: the same modules, copied untouched.  `check` compares a run with the
+# tightened overlay against a run with this one, which replaces the same modules the same way
+# and so also overrides an overlay the project itself configured.
+UNTIGHTENED = "untightened"
 LAYOUTS = ("overlay", "full")
 
 
@@ -57,7 +61,7 @@ def build_overlay(
     specs: list[ModuleSpec] | None = None,
 ) -> Overlay:
     """Build into ``out`` (replacing it) from ``base_typeshed``, the folder holding ``stdlib/``."""
-    if profile not in PROFILES:
+    if profile not in (*PROFILES, UNTIGHTENED):
         raise SpecError(f"unknown profile {profile!r}: choose one of {', '.join(PROFILES)}")
     if layout not in LAYOUTS:
         raise SpecError(f"unknown layout {layout!r}: choose one of {', '.join(LAYOUTS)}")
@@ -75,7 +79,10 @@ def build_overlay(
     # Tighten everything in memory first: a specification that no longer matches the base
     # fails here, before anything is written.
     tightened = {
-        spec.target: tighten_module(_read_base(base_stdlib, spec), spec, profile) for spec in specs
+        spec.target: _read_base(base_stdlib, spec)
+        if profile == UNTIGHTENED
+        else tighten_module(_read_base(base_stdlib, spec), spec, profile)
+        for spec in specs
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))

@@ -1,0 +1,51 @@
+"""A small user-admin tool with one injection bug of each kind (see fixed_app.py for the cure).
+
+Every line marked with a rule id lets data from the command line or the database reach code:
+SQL text, a shell command, or a logging format string.
+"""
+
+import logging
+import os
+import sqlite3
+import subprocess
+import sys
+
+logger = logging.getLogger("useradmin")
+
+
+def find_user(conn: sqlite3.Connection, user_id: str) -> list[tuple[str, str]]:
+    query = f"SELECT name, email FROM users WHERE id = {user_id}"  # PEP 675's example
+    return conn.execute(query).fetchall()  # LS101 SQL injection
+
+
+def rename_user(conn: sqlite3.Connection, user_id: str, name: str) -> None:
+    conn.execute("UPDATE users SET name = '" + name + "' WHERE id = ?", (user_id,))  # LS101
+
+
+def archive_home(name: str) -> None:
+    subprocess.run(f"tar czf /tmp/{name}.tgz /home/{name}", shell=True, check=True)  # LS201
+    os.system("du -sh /home/" + name)  # LS201 shell injection
+
+
+def mail_report(address: str) -> None:
+    subprocess.run(["sh", "-c", f"mail -s report {address} < /tmp/report"], check=True)  # LS202
+
+
+def audit(external: str, details: dict[str, str]) -> None:
+    logger.info(f"Received: {external}", details)  # LS301 log format injection
+
+
+def main() -> None:
+    conn = sqlite3.connect("users.db")
+    user_id, name = sys.argv[1], sys.argv[2]
+    email = ""
+    for row in find_user(conn, user_id):
+        audit(row[0], {"id": user_id})
+        email = row[1]
+    rename_user(conn, user_id, name)
+    archive_home(name)
+    mail_report(email)
+
+
+if __name__ == "__main__":
+    main()

