@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from typing_literalstring import cache
+from typing_literalstring import cache, sinks
 from typing_literalstring.checkers import CHECKERS, Checker, Invocation
 from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, main
 
@@ -238,3 +238,20 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
     names = sorted(p.name for p in cache_dir.iterdir())
     assert len(names) == 2  # one tightened and one untightened entry, no build debris
     assert all(cache.is_complete(cache_dir / n) for n in names)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Argument to bound method `Cursor.execute` is incorrect", "sqlite3.Cursor.execute"),
+        (
+            'Argument 1 to "execute" of "Connection" has incompatible type "str"',
+            "sqlite3.Connection.execute",
+        ),
+        ("in function `sqlite3.Cursor.execute`", "sqlite3.Cursor.execute"),
+        ('in function "execute"', "sqlite3 Connection/Cursor.execute"),  # pyright names no class
+    ],
+)
+def test_sink_is_named_by_class_where_the_checker_says_it(message: str, expected: str) -> None:
+    call = sinks.SinkCall(1, 1, 1, "cur.execute", sinks.SQL, "sqlite3 Connection/Cursor.execute")
+    assert sinks.qualified_api(call, [message]) == expected

@@ -24,7 +24,15 @@ from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, RunResult
 from .errors import TypingLiteralStringError
 from .overlay import UNTIGHTENED
-from .sinks import SHELL_ARGV, Rule, SinkCall, find_sink_calls, innermost_sink_call, parse_file
+from .sinks import (
+    SHELL_ARGV,
+    Rule,
+    SinkCall,
+    find_sink_calls,
+    innermost_sink_call,
+    parse_file,
+    qualified_api,
+)
 
 
 class UsageError(TypingLiteralStringError):
@@ -99,6 +107,7 @@ def findings_at_sinks(new: list[Diagnostic]) -> tuple[list[Finding], list[Diagno
     """Group the new errors by the sink call they fall in; the rest are not findings."""
     grouped: dict[tuple[str, int, int], list[Diagnostic]] = {}
     sinks: dict[tuple[str, int, int], Finding] = {}
+    calls: dict[tuple[str, int, int], SinkCall] = {}
     unplaced: list[Diagnostic] = []
     parsed: dict[str, list[SinkCall]] = {}
     for diagnostic in new:
@@ -111,6 +120,7 @@ def findings_at_sinks(new: list[Diagnostic]) -> tuple[list[Finding], list[Diagno
             continue
         key = (diagnostic.path, call.line, call.column)
         grouped.setdefault(key, []).append(diagnostic)
+        calls[key] = call
         sinks[key] = Finding(
             diagnostic.path,
             call.line,
@@ -121,10 +131,14 @@ def findings_at_sinks(new: list[Diagnostic]) -> tuple[list[Finding], list[Diagno
             _source_line(Path(diagnostic.path), call.line),
             (),
         )
-    findings = [
-        dataclasses.replace(sinks[key], messages=tuple(d.message for d in grouped[key]))
-        for key in sorted(sinks)
-    ]
+    findings: list[Finding] = []
+    for key in sorted(sinks):
+        messages = tuple(d.message for d in grouped[key])
+        findings.append(
+            dataclasses.replace(
+                sinks[key], messages=messages, api=qualified_api(calls[key], messages)
+            )
+        )
     return findings, unplaced
 
 

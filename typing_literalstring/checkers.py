@@ -474,7 +474,10 @@ class Pyrefly(Checker):
         if run.overlay is not None:
             command.append(f"--typeshed-path={run.overlay}")
         command.extend(f"--search-path={p}" for p in run.extra_paths)
-        return [*command, *(str(f) for f in run.files)], {}
+        # A folder outside the configuration's own folder matches nothing for pyrefly; a glob
+        # of its Python files does.
+        files = [str(f) if not f.is_dir() else str(f / "**" / "*.py") for f in run.files]
+        return [*command, *files], {}
 
     @staticmethod
     def _config(project: Path) -> Path | None:

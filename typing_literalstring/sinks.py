@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,27 @@ class SinkCall:
     callee: str  # the callee as written, e.g. "conn.execute"
     rule: Rule
     api: str  # which stdlib API, e.g. "subprocess.run"
+
+
+# Where a checker's message names the class of the method it checked: ty ("bound method
+# `Cursor.execute`"), zuban ('"execute" of "Cursor"'), pyrefly ("`sqlite3.Cursor.execute`").
+_CLASS_IN_MESSAGE = (
+    re.compile(r"`(?:\w+\.)*(?P<cls>[A-Z]\w*)\.(?P<method>\w+)`"),
+    re.compile(r'"(?P<method>\w+)" of "(?P<cls>[A-Z]\w*)"'),
+)
+_MODULE_OF_FAMILY = {"SQL": "sqlite3", "logging": "logging"}
+
+
+def qualified_api(call: SinkCall, messages: Sequence[str]) -> str:
+    """The sink's full name when a checker's message names the method's class."""
+    module = _MODULE_OF_FAMILY.get(call.rule.family)
+    method = call.callee.rsplit(".", 1)[-1]
+    for message in messages if module else ():
+        for pattern in _CLASS_IN_MESSAGE:
+            match = pattern.search(message)
+            if match and match["method"] == method:
+                return f"{module}.{match['cls']}.{method}"
+    return call.api
 
 
 def callee_name(node: ast.expr) -> str | None:
