@@ -1,0 +1,431 @@
+"""Benchmarks: detection accuracy against the security linters, and what the stubs cost.
+
+    python scripts/benchmark.py              # both benchmarks; rewrites BENCHMARKS.md
+    python scripts/benchmark.py --detection  # only the detection table
+    python scripts/benchmark.py --cases 3 --out /tmp/b.md   # a quick run on a few cases
+
+Detection: every case of benchmarks/corpus/ (one labelled program a file) is checked by
+`typing-literalstring check` with each enforcing checker, by bandit (its SQL and shell tests) and
+by ruff (flake8-bandit's SQL and shell rules, and the logging-format rules).  A tool detects a
+case when it reports a finding of the case's family anywhere in the file.
+
+Cost: the time a checker takes with our overlay against its stock typeshed on real projects
+(sdists from PyPI), runs alternating, as the median of the per-run ratios; the time to build an
+overlay, cold and cached; and the wall time of the regression-suite matrix.  Ratios are measured
+in one run; seconds are only context for this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Callable, Sequence
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(REPO))
+
+from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
+from typing_literalstring.cache import cached_overlay  # noqa: E402
+from typing_literalstring.check import run_check  # noqa: E402
+from typing_literalstring.checkers import CHECKERS, Checker  # noqa: E402
+from typing_literalstring.overlay import build_overlay  # noqa: E402
+
+CORPUS = REPO / "benchmarks" / "corpus"
+EXPLANATIONS = REPO / "benchmarks" / "explanations.json"
+OUT = REPO / "BENCHMARKS.md"
+FAMILIES = ("sql", "shell", "logging")
+ENFORCING = ("pyright", "basedpyright", "ty", "zuban", "pyrefly")
+PYTHON = "3.12"  # the target every checker is run for
+# Real code that is not ours and uses sqlite3, subprocess and logging: sdists from PyPI.
+PROJECTS = {
+    "sqlite-utils==4.2.1": "sqlite_utils",
+    "datasette==0.65.5": "datasette",
+    "invoke==3.0.3": "invoke",
+}
+COST_CHECKERS = ("pyright", "mypy", "ty")
+BANDIT_TESTS = {"B608": "sql", "B602": "shell", "B604": "shell", "B605": "shell", "B609": "shell"}
+RUFF_RULES = {
+    "S608": "sql",
+    **dict.fromkeys(("S602", "S604", "S605", "S609"), "shell"),
+    **dict.fromkeys(("G001", "G002", "G003", "G004"), "logging"),
+}
+OUR_FAMILIES = {"SQL": "sql", "shell": "shell", "logging": "logging"}
+
+
+@dataclass(frozen=True)
+class Case:
+    path: Path
+    label: str  # "vulnerable" or "safe"
+    family: str
+    sink_line: int
+    why: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.family}/{self.path.name}"
+
+
+def load_cases(corpus: Path = CORPUS) -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(corpus.glob("*/*.py")):
+        header: dict[str, str] = {}
+        for line in path.read_text(encoding="utf-8").splitlines()[:4]:
+            key, _, value = line.lstrip("# ").partition(": ")
+            header[key] = value.strip()
+        if (
+            header.get("label") not in ("vulnerable", "safe")
+            or header.get("family") not in FAMILIES
+        ):
+            raise SystemExit(f"{path}: the header needs `# label:` and `# family:` lines")
+        cases.append(
+            Case(path, header["label"], header["family"], int(header["sink-line"]), header["why"])
+        )
+    return cases
+
+
+@dataclass
+class ToolRun:
+    tool: str
+    version: str
+    seconds: float
+    flagged: dict[str, set[str]] = field(default_factory=lambda: {})  # case file -> families
+
+    def flags(self, copy: str, case: Case) -> bool:
+        """Whether the tool flagged the case (``copy``: the file it actually read)."""
+        return case.family in self.flagged.get(copy, set())
+
+
+def _copy_cases(cases: Sequence[Case], into: Path) -> dict[str, Case]:
+    """The chosen cases in a folder of their own (so a tool sees exactly these files)."""
+    copies: dict[str, Case] = {}
+    for case in cases:
+        target = into / case.family / case.path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(case.path.read_bytes())
+        copies[str(target.resolve())] = case
+    return copies
+
+
+def run_ours(checker: Checker, folder: Path, cache_dir: Path) -> ToolRun:
+    started = time.perf_counter()
+    result = run_check(
+        checker, [folder], python_version=PYTHON, cache_dir=cache_dir, project=folder
+    )
+    run = ToolRun(f"typing-literalstring + {checker.name}", checker.version(), 0.0)
+    run.seconds = time.perf_counter() - started
+    for finding in result.findings:
+        key = str(Path(finding.path).resolve())
+        run.flagged.setdefault(key, set()).add(OUR_FAMILIES[finding.rule.family])
+    return run
+
+
+def _tool(name: str) -> str:
+    local = Path(sys.executable).parent / name
+    return str(local) if local.is_file() else name
+
+
+def _version(command: list[str]) -> str:
+    proc = subprocess.run(command, capture_output=True, text=True, check=False)
+    words = (proc.stdout or proc.stderr).split()
+    return next((w for w in words if w[:1].isdigit()), "unknown")
+
+
+def run_bandit(folder: Path) -> ToolRun:
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [_tool("bandit"), "-q", "-r", "-f", "json", "-t", ",".join(BANDIT_TESTS), str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    run = ToolRun("bandit", _version([_tool("bandit"), "--version"]), time.perf_counter() - started)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"bandit failed (exit {proc.returncode}): {proc.stderr[-2000:]}")
+    for item in json.loads(proc.stdout)["results"]:
+        key = str(Path(item["filename"]).resolve())
+        run.flagged.setdefault(key, set()).add(BANDIT_TESTS[item["test_id"]])
+    return run
+
+
+def run_ruff(folder: Path) -> ToolRun:
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [
+            _tool("ruff"),
+            "check",
+            "--isolated",
+            "--no-cache",
+            "--output-format=json",
+            "--select",
+            ",".join(RUFF_RULES),
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    run = ToolRun("ruff", _version([_tool("ruff"), "--version"]), time.perf_counter() - started)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"ruff failed (exit {proc.returncode}): {proc.stderr[-2000:]}")
+    for item in json.loads(proc.stdout):
+        key = str(Path(item["filename"]).resolve())
+        run.flagged.setdefault(key, set()).add(RUFF_RULES[item["code"]])
+    return run
+
+
+@dataclass(frozen=True)
+class Score:
+    tp: int
+    fn: int
+    tn: int
+    fp: int
+
+    @property
+    def tpr(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def fpr(self) -> float:
+        return self.fp / (self.fp + self.tn) if self.fp + self.tn else 0.0
+
+
+def score(run: ToolRun, cases: dict[str, Case], family: str) -> Score:
+    tp = fn = tn = fp = 0
+    for copy, case in cases.items():
+        if case.family != family:
+            continue
+        hit = run.flags(copy, case)
+        if case.label == "vulnerable":
+            tp, fn = tp + hit, fn + (not hit)
+        else:
+            fp, tn = fp + hit, tn + (not hit)
+    return Score(tp, fn, tn, fp)
+
+
+def detection(cases: Sequence[Case], tools: Sequence[str]) -> tuple[list[ToolRun], dict[str, Case]]:
+    work = Path(tempfile.mkdtemp(prefix="tls-bench-"))
+    copies = _copy_cases(cases, work / "corpus")
+    runs: list[ToolRun] = []
+    for tool in tools:
+        if tool == "bandit":
+            runs.append(run_bandit(work / "corpus"))
+        elif tool == "ruff":
+            runs.append(run_ruff(work / "corpus"))
+        elif CHECKERS[tool].is_installed():
+            runs.append(run_ours(CHECKERS[tool], work / "corpus", work / "cache"))
+        else:
+            print(f"skipped {tool}: not installed", file=sys.stderr)
+    return runs, copies
+
+
+def detection_table(runs: Sequence[ToolRun], cases: dict[str, Case]) -> list[str]:
+    lines = [
+        "| tool | version | family | TP | FN | TN | FP | TPR | FPR | TPR - FPR |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for run in runs:
+        for family in FAMILIES:
+            s = score(run, cases, family)
+            lines.append(
+                f"| {run.tool} | {run.version} | {family} | {s.tp} | {s.fn} | {s.tn} | {s.fp} "
+                f"| {s.tpr:.2f} | {s.fpr:.2f} | {s.tpr - s.fpr:+.2f} |"
+            )
+    lines += ["", "| tool | wall time on the corpus |", "|---|---|"]
+    lines += [f"| {run.tool} | {run.seconds:.1f} s |" for run in runs]
+    return lines
+
+
+def mistakes(runs: Sequence[ToolRun], cases: dict[str, Case]) -> list[str]:
+    """Every miss and false alarm of our tool, with its recorded explanation."""
+    explained: dict[str, str] = (
+        json.loads(EXPLANATIONS.read_text(encoding="utf-8")) if EXPLANATIONS.is_file() else {}
+    )
+    lines: list[str] = []
+    for run in runs:
+        if not run.tool.startswith("typing-literalstring"):
+            continue
+        for copy, case in sorted(cases.items(), key=lambda item: item[1].name):
+            hit = run.flags(copy, case)
+            kind = "miss" if case.label == "vulnerable" and not hit else None
+            kind = "false alarm" if case.label == "safe" and hit else kind
+            if kind is None:
+                continue
+            reason = explained.get(case.name, "UNEXPLAINED")
+            lines.append(f"| {run.tool.split(' + ')[1]} | {kind} | `{case.name}` | {reason} |")
+    if lines:
+        lines[:0] = ["| checker | kind | case | reason |", "|---|---|---|---|"]
+    return lines
+
+
+# ---------------------------------------------------------------------------- cost
+
+
+def fetch_projects(into: Path) -> dict[str, Path]:
+    """Download and unpack each project's sdist; returns name -> its package folder."""
+    found: dict[str, Path] = {}
+    for requirement, package in PROJECTS.items():
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(into),
+                requirement,
+            ],
+            check=True,
+        )
+        name = requirement.split("==")[0].replace("-", "_")
+        (archive,) = [p for p in into.glob("*.tar.gz") if p.name.lower().startswith(name)]
+        with tarfile.open(archive) as sdist:
+            if sys.version_info >= (3, 12):
+                sdist.extractall(into / "src", filter="data")
+            else:  # an sdist from PyPI; the extraction filter only exists from 3.12
+                sdist.extractall(into / "src")
+        (folder,) = [p for p in (into / "src").glob(f"*/{package}") if p.is_dir()]
+        found[requirement] = folder
+    return found
+
+
+def _timed(action: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    action()
+    return time.perf_counter() - started
+
+
+def cost(reps: int) -> list[str]:
+    work = Path(tempfile.mkdtemp(prefix="tls-cost-"))
+    projects = fetch_projects(work / "sdists")
+    lines = [
+        "| checker | project | files | stock (median s) | overlay (median s) | ratio (median) |",
+        "|---|---|---|---|---|---|",
+    ]
+    summary: list[str] = []
+    for name in COST_CHECKERS:
+        checker = CHECKERS[name]
+        if not checker.is_installed():
+            continue
+        overlay = cached_overlay(checker, "default", work / "cache").root
+        ratios_all: list[float] = []
+        for requirement, folder in projects.items():
+            files = sorted(folder.rglob("*.py"))
+            stock: list[float] = []
+            tightened: list[float] = []
+            for with_overlay in (False, True):  # warm-up runs, not timed (disk cache, JIT)
+                checker.run(
+                    files,
+                    python_version=PYTHON,
+                    overlay=overlay if with_overlay else None,
+                    workdir=work / "warmup" / f"{name}-{folder.name}-{with_overlay}",
+                )
+            for rep in range(reps):
+                for with_overlay in (False, True) if rep % 2 == 0 else (True, False):
+                    run_dir = work / "runs" / f"{name}-{folder.name}-{rep}-{with_overlay}"
+                    started = time.perf_counter()
+                    checker.run(
+                        files,
+                        python_version=PYTHON,
+                        overlay=overlay if with_overlay else None,
+                        workdir=run_dir,
+                    )
+                    seconds = time.perf_counter() - started
+                    (tightened if with_overlay else stock).append(seconds)
+            ratios = [t / s for t, s in zip(tightened, stock)]
+            ratios_all += ratios
+            lines.append(
+                f"| {name} {checker.version()} | {requirement} | {len(files)} | "
+                f"{statistics.median(stock):.2f} | {statistics.median(tightened):.2f} | "
+                f"{statistics.median(ratios):.2f} |"
+            )
+        summary.append(f"| {name} | {statistics.median(ratios_all):.2f} |")
+    lines += ["", "| checker | median ratio, all projects |", "|---|---|", *summary]
+
+    # Both through the cache, as `check` gets them: cold into an empty cache, then cached.
+    # Either way the key needs the checker's version, which starts pyright once.
+    lines += ["", "| pyright's overlay, as `check` gets it | median s of 5 |", "|---|---|"]
+    pyright = CHECKERS["pyright"]
+    cold = [_timed(partial(cached_overlay, pyright, "default", work / f"c{i}")) for i in range(5)]
+    warm = [_timed(partial(cached_overlay, pyright, "default", work / "c0")) for _ in range(5)]
+    build = [
+        _timed(partial(build_overlay, pyright.typeshed_dir(), work / "b" / str(i)))
+        for i in range(5)
+    ]
+    lines.append(f"| cold: empty cache | {statistics.median(cold):.3f} |")
+    lines.append(f"| cached | {statistics.median(warm):.3f} |")
+    lines.append(f"| of which building the overlay alone | {statistics.median(build):.3f} |")
+
+    started = time.perf_counter()
+    ran = [n for n in CHECKERS if CHECKERS[n].is_installed()]
+    for name in ran:
+        run_checker(CHECKERS[name], TARGETS)
+    lines += [
+        "",
+        f"Regression-suite matrix ({', '.join(ran)}; every target each supports): "
+        f"{time.perf_counter() - started:.0f} s wall time.",
+    ]
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--detection", action="store_true", help="only the detection benchmark")
+    parser.add_argument("--cost", action="store_true", help="only the cost benchmark")
+    parser.add_argument("--cases", type=int, help="only the first N cases of each family")
+    parser.add_argument("--tools", nargs="*", default=[*ENFORCING, "bandit", "ruff"])
+    parser.add_argument("--reps", type=int, default=5, help="cost: runs of each kind")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    both = not args.detection and not args.cost
+    cases = load_cases()
+    if args.cases:
+        cases = [c for f in FAMILIES for c in [c for c in cases if c.family == f][: args.cases]]
+    machine = f"{os.cpu_count()} cores, {platform.system()} {platform.machine()}, Python " + (
+        platform.python_version()
+    )
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Generated by `python scripts/benchmark.py` on {machine}. Ratios are measured in one",
+        "run; seconds are context for this machine only.",
+    ]
+    if args.detection or both:
+        runs, copies = detection(cases, args.tools)
+        counts = {(f, label): 0 for f in FAMILIES for label in ("vulnerable", "safe")}
+        for case in copies.values():
+            counts[(case.family, case.label)] += 1
+        described = ", ".join(
+            f"{f} {counts[(f, 'vulnerable')]} vulnerable / {counts[(f, 'safe')]} safe"
+            for f in FAMILIES
+        )
+        lines += ["", "## Detection", "", f"Corpus: `benchmarks/corpus/` ({described}).", ""]
+        lines += detection_table(runs, copies)
+        missed = mistakes(runs, copies)
+        if missed:
+            lines += ["", "### Misses and false alarms of typing-literalstring", "", *missed]
+    if args.cost or both:
+        lines += ["", "## Cost", "", *cost(args.reps)]
+    text = "\n".join(lines) + "\n"
+    args.out.write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
