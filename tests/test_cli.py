@@ -72,3 +72,14 @@ def test_pre_commit_hook_manifest_is_valid() -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "entry: typing-literalstring check" in manifest.read_text()
+
+
+def test_stubs_into_an_unwritable_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not CHECKERS["pyright"].is_installed():
+        pytest.skip("pyright is not installed")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    assert main(["stubs", "--out", str(blocker / "overlay")]) == EXIT_ERROR
+    assert f"cannot write the overlay to {blocker / 'overlay'}" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from typing_literalstring.checkers import CHECKERS, Checker
-from typing_literalstring.errors import SpecError
+from typing_literalstring.errors import SpecError, TypingLiteralStringError
 from typing_literalstring.overlay import MANIFEST, build_overlay
 from typing_literalstring.stubspec import ALWAYS, FunctionSpec, ModuleSpec, load_specs
 
@@ -82,7 +82,9 @@ def test_interrupted_copy_leaves_previous_overlay(
         raise OSError("disk full")
 
     monkeypatch.setattr(shutil, "copyfile", fail)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(
+        TypingLiteralStringError, match=r"cannot write the overlay to .*\(disk full\)"
+    ):
         build_overlay(base, out, profile="strict")
     assert _tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["overlay"]

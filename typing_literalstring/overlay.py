@@ -25,6 +25,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from . import __version__
 from .errors import SpecError, TypingLiteralStringError
@@ -84,8 +85,11 @@ def build_overlay(
         else tighten_module(_read_base(base_stdlib, spec), spec, profile)
         for spec in specs
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    except OSError as error:
+        raise _unwritable(out, error) from error
     try:
         stdlib = staging / "stdlib" if layout == "full" else staging
         if layout == "full":
@@ -113,10 +117,22 @@ def build_overlay(
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
         _replace(staging, out)
-    except BaseException:
+    except BaseException as error:
         shutil.rmtree(staging, ignore_errors=True)
+        if isinstance(error, OSError):
+            raise _unwritable(out, error) from error
         raise
     return Overlay(out, profile, layout, files)
+
+
+def _unwritable(out: Path, error: OSError) -> TypingLiteralStringError:
+    reason: object = error.strerror or error
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list):
+        failures = cast("list[tuple[str, str, str]]", error.args[0])
+        reason = failures[0][2]  # copytree gathers one (source, target, reason) per file
+    return TypingLiteralStringError(
+        f"cannot write the overlay to {out} ({reason}): choose a writable folder"
+    )
 
 
 def _read_base(base_stdlib: Path, spec: ModuleSpec) -> str:
