@@ -11,13 +11,20 @@ from pathlib import Path
 import pytest
 
 from typing_literalstring import cache, sinks
-from typing_literalstring.checkers import CHECKERS, Checker, Invocation
+from typing_literalstring.checkers import (
+    CHECKERS,
+    COMMAND_CHECKERS,
+    Checker,
+    Invocation,
+    MypyPlugin,
+)
 from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, main
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 VULNERABLE = EXAMPLES / "vulnerable_app.py"
 FIXED = EXAMPLES / "fixed_app.py"
-ENFORCING = [name for name in CHECKERS if name != "mypy"]
+# Every checker the command offers enforces LiteralString; mypy through our plugin.
+ENFORCING = list(COMMAND_CHECKERS)
 # zuban infers `query = "SELECT ..."` as plain str, mypy-style, so it flags PEP 675's own safe
 # idiom (test_cases/results/zuban.toml records the same deviation).
 KNOWN_FALSE_ALARMS = {"zuban": {(18, "LS101")}}
@@ -131,11 +138,31 @@ def test_strict_profile_also_flags_fstring_messages_without_arguments(
     assert ":4:5: LS301" in out
 
 
-def test_mypy_is_refused_plainly(capsys: pytest.CaptureFixture[str]) -> None:
+def test_mypy_runs_with_the_plugin(cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the plugin mypy finds nothing; `check --checker mypy` enables it."""
+    _checker("mypy")
+    status, out, _ = _check(
+        ["--checker", "mypy", "--cache-dir", str(cache_dir), str(VULNERABLE)], capsys
+    )
+    assert status == EXIT_FINDINGS
+    assert "with mypy+plugin " in out
+    assert ":18:12: LS101 sql-injection" in out
+
+
+def test_mypy_is_refused_plainly_when_the_plugin_cannot_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("mypy")
+
+    def old_mypy(self: MypyPlugin) -> str:
+        return "2.3.1"
+
+    monkeypatch.setattr(MypyPlugin, "version", old_mypy)
     status, out, err = _check(["--checker", "mypy", str(VULNERABLE)], capsys)
     assert status == EXIT_ERROR
     assert out == ""
-    assert "mypy does not enforce LiteralString" in err
+    assert "mypy does not enforce LiteralString on its own" in err
+    assert "supports mypy >=2.4,<2.5, not mypy 2.3.1" in err
 
 
 def test_missing_path(capsys: pytest.CaptureFixture[str]) -> None:

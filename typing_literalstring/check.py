@@ -9,7 +9,6 @@ judged on an instrumented copy of the files (see ``argv_shell``).
 from __future__ import annotations
 
 import ast
-import dataclasses
 import os
 import shutil
 import tempfile
@@ -21,7 +20,7 @@ from typing import Sequence
 
 from . import argv_shell
 from .cache import cached_overlay
-from .checkers import Checker, Diagnostic, RunResult
+from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import TypingLiteralStringError
 from .overlay import UNTIGHTENED
 from .sinks import (
@@ -39,10 +38,12 @@ class UsageError(TypingLiteralStringError):
     """The command line names something that is not there."""
 
 
+# Said when a checker that enforces LiteralString only through our plugin cannot load it.
 NOT_ENFORCING = {
-    "mypy": "mypy does not enforce LiteralString: it reads it as plain str (mypy issue 12554), "
-    "so checking with mypy would find nothing. Use --checker pyright (or basedpyright, ty, "
-    "zuban, pyrefly)."
+    "mypy": "mypy does not enforce LiteralString on its own: it reads it as plain str (mypy "
+    "issue 12554), and checking with mypy would find nothing without the typing_literalstring."
+    "mypy plugin, which cannot run here: {problem}. Use a supported mypy, or --checker pyright "
+    "(or basedpyright, ty, zuban, pyrefly)."
 }
 # Folders a directory walk never enters when looking for files to instrument.
 _SKIPPED_DIRS = {"__pycache__", "node_modules", "site-packages", "venv", "build", "dist"}
@@ -106,7 +107,6 @@ def new_errors(tightened: RunResult, stock: RunResult) -> tuple[list[Diagnostic]
 def findings_at_sinks(new: list[Diagnostic]) -> tuple[list[Finding], list[Diagnostic]]:
     """Group the new errors by the sink call they fall in; the rest are not findings."""
     grouped: dict[tuple[str, int, int], list[Diagnostic]] = {}
-    sinks: dict[tuple[str, int, int], Finding] = {}
     calls: dict[tuple[str, int, int], SinkCall] = {}
     unplaced: list[Diagnostic] = []
     parsed: dict[str, list[SinkCall]] = {}
@@ -121,22 +121,19 @@ def findings_at_sinks(new: list[Diagnostic]) -> tuple[list[Finding], list[Diagno
         key = (diagnostic.path, call.line, call.column)
         grouped.setdefault(key, []).append(diagnostic)
         calls[key] = call
-        sinks[key] = Finding(
-            diagnostic.path,
-            call.line,
-            call.column,
-            call.rule,
-            call.api,
-            call.callee,
-            _source_line(Path(diagnostic.path), call.line),
-            (),
-        )
     findings: list[Finding] = []
-    for key in sorted(sinks):
-        messages = tuple(d.message for d in grouped[key])
+    for (path, line, column), call in sorted(calls.items()):
+        messages = tuple(d.message for d in grouped[(path, line, column)])
         findings.append(
-            dataclasses.replace(
-                sinks[key], messages=messages, api=qualified_api(calls[key], messages)
+            Finding(
+                path,
+                line,
+                column,
+                call.rule,
+                qualified_api(call, messages),
+                call.callee,
+                _source_line(Path(path), line),
+                messages,
             )
         )
     return findings, unplaced
@@ -155,6 +152,14 @@ def python_files(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
+@dataclass(frozen=True)
+class _InstrumentedCopy:
+    original: Path
+    source: str  # the original's text
+    shells: list[argv_shell.ShellInArgv]
+    instrumented: argv_shell.Instrumented
+
+
 def _argv_findings(
     checker: Checker,
     files: Sequence[Path],
@@ -163,61 +168,56 @@ def _argv_findings(
     workdir: Path,
 ) -> list[Finding]:
     """Judge shells started through argument lists on instrumented copies of the files."""
-    mirror = workdir / "instrumented"
-    copies: dict[Path, tuple[Path, argv_shell.Instrumented]] = {}
-    for path in files:
+    copies: dict[str, _InstrumentedCopy] = {}
+    for number, path in enumerate(files):
         parsed = parse_file(path)
-        if parsed is None:
+        shells = argv_shell.find(parsed[0]) if parsed else []
+        if parsed is None or not shells:
             continue
         tree, source = parsed
-        shells = argv_shell.find(tree)
-        if not shells:
-            continue
         try:
             relative = path.resolve().relative_to(search[0])
-        except ValueError:
-            relative = Path("_outside") / str(abs(hash(path.resolve()))) / path.name
-        copy = mirror / relative
+        except ValueError:  # outside the project: keep names apart by their position
+            relative = Path("_outside") / str(number) / path.name
+        copy = workdir / "instrumented" / relative
         copy.parent.mkdir(parents=True, exist_ok=True)
         instrumented = argv_shell.instrument(source, tree, shells)
         copy.write_text(instrumented.source, encoding="utf-8")
-        copies[copy.resolve()] = (path.resolve(), instrumented)
+        copies[str(copy.resolve())] = _InstrumentedCopy(
+            path.resolve(), source, shells, instrumented
+        )
     if not copies:
         return []
     probe = workdir / "probe"
     probe.mkdir(parents=True, exist_ok=True)
     (probe / f"{argv_shell.PROBE_MODULE}.pyi").write_text(argv_shell.PROBE_STUB, "utf-8")
     result = checker.run(
-        list(copies),
+        [Path(c) for c in copies],
         python_version=python_version,
         workdir=workdir / "argv-run",
         extra_paths=[probe, *search],
     )
     findings: dict[tuple[str, int], Finding] = {}
     for diagnostic in _errors(result):
-        if argv_shell.PROBE_FUNCTION not in diagnostic.message or diagnostic.path not in {
-            str(c) for c in copies
-        }:
+        entry = copies.get(diagnostic.path)
+        if entry is None or argv_shell.PROBE_FUNCTION not in diagnostic.message:
             continue
-        original, instrumented = copies[Path(diagnostic.path)]
-        line = instrumented.original_line(diagnostic.line)
-        tree_and_source = parse_file(original)
-        calls = argv_shell.find(tree_and_source[0]) if tree_and_source else []
+        line = entry.instrumented.original_line(diagnostic.line)
         call = next(
-            (c.call for c in calls if c.call.lineno <= line <= (c.call.end_lineno or 0)), None
+            (s.call for s in entry.shells if s.call.lineno <= line <= (s.call.end_lineno or 0)),
+            None,
         )
         if call is None:
             continue
-        message = diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>")
-        findings[(str(original), call.lineno)] = Finding(
-            str(original),
+        findings[(str(entry.original), call.lineno)] = Finding(
+            str(entry.original),
             call.lineno,
             call.col_offset + 1,
             SHELL_ARGV,
             "a shell started through an argument list",
-            ast.get_source_segment(tree_and_source[1], call.func) or "" if tree_and_source else "",
-            _source_line(original, call.lineno),
-            (message,),
+            ast.get_source_segment(entry.source, call.func) or "",
+            _source_line(entry.original, call.lineno),
+            (diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>"),),
         )
     return [findings[key] for key in sorted(findings)]
 
@@ -231,14 +231,21 @@ def run_check(
     cache_dir: Path | None = None,
     project: Path | None = None,
 ) -> CheckResult:
-    """Check ``paths`` with ``checker``; ``project`` (default: here) is on the import path."""
-    if checker.name in NOT_ENFORCING:
-        raise UsageError(NOT_ENFORCING[checker.name])
+    """Check ``paths`` with ``checker``; ``project`` (default: here) is on the import path.
+
+    mypy runs with our plugin (``typing_literalstring.mypy``), which makes it enforce PEP 675.
+    """
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise UsageError(f"no such file or folder: {', '.join(missing)}")
     if not checker.is_installed():
         checker.executable()  # raises with the install hint
+    name = checker.name
+    checker = enforcing(checker)
+    if isinstance(checker, MypyPlugin):
+        problem = checker.plugin_problem()
+        if problem is not None:
+            raise UsageError(NOT_ENFORCING[name].format(problem=problem))
     root = (project or Path.cwd()).resolve()
     overlay = cached_overlay(checker, profile, cache_dir)
     baseline = cached_overlay(checker, UNTIGHTENED, cache_dir)

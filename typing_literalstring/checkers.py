@@ -302,6 +302,36 @@ class Mypy(Checker):
         return diagnostics
 
 
+class MypyPlugin(Mypy):
+    """mypy with this project's plugin (``typing_literalstring.mypy``), which enforces PEP 675.
+
+    An isolated run enables the plugin in a configuration of its own; a run in a project reads
+    the project's configuration, where ``init --checker mypy`` enables it.
+    """
+
+    name = "mypy+plugin"
+    distribution = "typing-literalstring[mypy]"
+    plugin_module = "typing_literalstring.mypy"
+
+    def is_installed(self) -> bool:
+        return super().is_installed() and find_spec(self.plugin_module) is not None
+
+    def plugin_problem(self) -> str | None:
+        """Why the plugin cannot run under the installed mypy; None when it can."""
+        from .mypy import unsupported
+
+        return unsupported(self.version())
+
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
+        command, env = super().command(run)
+        if run.project is None:
+            # Isolated: a configuration that holds nothing but the plugin.
+            config = run.workdir / "mypy-plugin.ini"
+            config.write_text(f"[mypy]\nplugins = {self.plugin_module}\n", encoding="utf-8")
+            command[command.index("--config-file=")] = f"--config-file={config}"
+        return command, env
+
+
 class Pyright(Checker):
     name = "pyright"
     distribution = "pyright[nodejs]"
@@ -506,12 +536,24 @@ class Pyrefly(Checker):
         ]
 
 
+# The commands name a checker by the program users run; the regression suite also has a column
+# for mypy with our plugin, which is what `check`, `doctor` and `init` use for "mypy".
+WITH_PLUGIN = {"mypy": "mypy+plugin"}
 # Where an overlay for a checker without typeshed files comes from, in order of preference.
 DONORS = ("pyright", "basedpyright")
 CHECKERS: Mapping[str, Checker] = {
     checker.name: checker
-    for checker in (Pyright(), BasedPyright(), Mypy(), Ty(), Zuban(), Pyrefly())
+    for checker in (Pyright(), BasedPyright(), Mypy(), MypyPlugin(), Ty(), Zuban(), Pyrefly())
 }
+
+
+# The checkers the commands offer (the plugin variants go by the checker's own name).
+COMMAND_CHECKERS = [name for name in CHECKERS if name not in WITH_PLUGIN.values()]
+
+
+def enforcing(checker: Checker) -> Checker:
+    """The checker as the commands run it: mypy with our plugin, the others as they are."""
+    return CHECKERS[WITH_PLUGIN.get(checker.name, checker.name)]
 
 
 def get_checker(name: str) -> Checker:

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from . import __version__, output
 from .check import UsageError, run_check
-from .checkers import CHECKERS, get_checker
+from .checkers import CHECKERS, COMMAND_CHECKERS, get_checker
 from .configure import init
 from .doctor import diagnose, render
 from .errors import TypingLiteralStringError
@@ -66,7 +66,9 @@ def _doctor(args: argparse.Namespace) -> int:
     project = Path(args.project)
     if not project.is_dir():
         raise UsageError(f"no such project folder: {project}")
-    diagnoses = [diagnose(CHECKERS[name], project.resolve()) for name in args.checker or CHECKERS]
+    diagnoses = [
+        diagnose(CHECKERS[name], project.resolve()) for name in args.checker or COMMAND_CHECKERS
+    ]
     sys.stdout.write(render(diagnoses))
     return EXIT_OK
 
@@ -106,7 +108,7 @@ def parser() -> argparse.ArgumentParser:
         "Exit status: 0 no findings, 1 findings, 2 usage error or tool failure.",
     )
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--checker", choices=sorted(CHECKERS), default="pyright")
+    check.add_argument("--checker", choices=sorted(COMMAND_CHECKERS), default="pyright")
     check.add_argument("--profile", choices=PROFILES, default="default")
     check.add_argument("--python-version", metavar="X.Y", type=_python_version)
     check.add_argument("--format", choices=output.FORMATS, default="text")
@@ -123,7 +125,7 @@ def parser() -> argparse.ArgumentParser:
         "its typeshed has the Appendix C str overloads, and whether this project's configuration "
         "makes it load our stubs. Each answer comes from running a tiny probe.",
     )
-    doctor.add_argument("--checker", action="append", choices=sorted(CHECKERS))
+    doctor.add_argument("--checker", action="append", choices=sorted(COMMAND_CHECKERS))
     doctor.add_argument("--project", default=".", help="the project folder (default: here)")
     doctor.set_defaults(run=_doctor)
 
@@ -135,7 +137,7 @@ def parser() -> argparse.ArgumentParser:
         "replace a different existing value unless --force.",
     )
     init_command.add_argument(
-        "--checker", action="append", choices=sorted(CHECKERS), help="default: pyright"
+        "--checker", action="append", choices=sorted(COMMAND_CHECKERS), help="default: pyright"
     )
     init_command.add_argument("--project", default=".", help="the project folder (default: here)")
     init_command.add_argument("--dir", default="typings-literalstring", help="relative to it")
@@ -148,7 +150,7 @@ def parser() -> argparse.ArgumentParser:
         help="build the tightened stubs (an overlay) for a checker",
         description="Build the tightened stdlib stubs from a checker's own typeshed into --out.",
     )
-    stubs.add_argument("--checker", choices=sorted(CHECKERS), default="pyright")
+    stubs.add_argument("--checker", choices=sorted(COMMAND_CHECKERS), default="pyright")
     stubs.add_argument("--out", required=True, help="the folder to write (replaced if present)")
     stubs.add_argument("--profile", choices=PROFILES, default="default")
     stubs.add_argument(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import tempfile
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, MutableMapping, cast
 
@@ -24,11 +24,27 @@ if TYPE_CHECKING:
     from tomlkit import TOMLDocument
 
 
+MYPY_PLUGIN = "typing_literalstring.mypy"
+
+
 @dataclass(frozen=True)
 class Setting:
     table: tuple[str, ...]  # e.g. ("tool", "pyright")
     key: str
     value: Any
+    # A list setting whose items are added to the list already there (mypy's plugins).
+    merge: bool = False
+
+    def merged(self, previous: object) -> object:
+        """The value to write over ``previous``; None when the two cannot be merged."""
+        if not self.merge or previous is None:
+            return self.value
+        if isinstance(previous, str):  # mypy also reads "a, b"
+            previous = [p.strip() for p in previous.split(",") if p.strip()]
+        if not isinstance(previous, list):
+            return None
+        items = cast("list[object]", previous)  # pyright: ignore[reportUnnecessaryCast]
+        return [*items, *(v for v in self.value if v not in items)]
 
     def describe(self) -> str:
         return f"[{'.'.join(self.table)}] {self.key} = {self.value!r}"
@@ -40,7 +56,11 @@ def settings_for(checker: str, folder: str) -> list[Setting]:
         return [Setting(("tool", checker), "stubPath", folder)]
     if checker in ("mypy", "zuban"):
         # mypy resolves mypy_path against the working folder unless told otherwise.
-        return [Setting(("tool", "mypy"), "mypy_path", f"$MYPY_CONFIG_FILE_DIR/{folder}")]
+        path = Setting(("tool", "mypy"), "mypy_path", f"$MYPY_CONFIG_FILE_DIR/{folder}")
+        if checker == "zuban":
+            return [path]
+        # mypy enforces LiteralString only with our plugin.
+        return [path, Setting(("tool", "mypy"), "plugins", [MYPY_PLUGIN], merge=True)]
     if checker == "ty":
         return [Setting(("tool", "ty", "environment"), "extra-paths", [folder])]
     if checker == "pyrefly":
@@ -84,12 +104,17 @@ def _lookup(values: dict[str, object], setting: Setting) -> object:
 
 def plan(document: TOMLDocument, settings: list[Setting], force: bool) -> list[Change]:
     values = document.unwrap()
-    changes = [Change(setting, _lookup(values, setting)) for setting in settings]
-    conflicts = [
-        f"{c.setting.describe()} would replace {c.previous!r}"
-        for c in changes
-        if c.needed and c.previous is not None
-    ]
+    changes: list[Change] = []
+    conflicts: list[str] = []
+    for setting in settings:
+        previous = _lookup(values, setting)
+        merged = setting.merged(previous)
+        change = Change(
+            replace(setting, value=setting.value if merged is None else merged), previous
+        )
+        changes.append(change)
+        if change.needed and previous is not None and (merged is None or not setting.merge):
+            conflicts.append(f"{setting.describe()} would replace {previous!r}")
     if conflicts and not force:
         raise TypingLiteralStringError(
             "pyproject.toml already has other values: "

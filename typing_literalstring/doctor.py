@@ -6,7 +6,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checkers import CHECKERS, Checker
+from .checkers import CHECKERS, Checker, MypyPlugin, enforcing
 from .errors import TypingLiteralStringError
 
 # Line 5: an error iff the checker enforces LiteralString.  Line 6: no error iff its typeshed has
@@ -38,6 +38,10 @@ class Diagnosis:
     appendix_c_how: str = ""
     project_loads_overlay: bool | None = None
     problem: str = ""  # why a probe could not run
+    # Checkers that enforce through our plugin (mypy): whether the project's configuration
+    # enables it, and why the plugin cannot run, if it cannot.
+    project_enables_plugin: bool | None = None
+    plugin_problem: str = ""
 
 
 def _error_lines(checker: Checker, source: str, work: Path, project: Path | None) -> set[int]:
@@ -63,14 +67,25 @@ def _appendix_c_in_files(checker: Checker) -> int | None:
 def diagnose(checker: Checker, project: Path) -> Diagnosis:
     if not checker.is_installed():
         return Diagnosis(checker.name, None)
+    # Enforcement is measured on the checker as `check` runs it: mypy with our plugin.
+    measured = enforcing(checker)
+    plugin_problem = ""
+    enables_plugin: bool | None = None
     try:
         version = checker.version()
+        if isinstance(measured, MypyPlugin):
+            plugin_problem = measured.plugin_problem() or ""
+            if plugin_problem:
+                measured = checker
         with tempfile.TemporaryDirectory(prefix="typing-literalstring-doctor-") as tmp:
             work = Path(tmp)
-            (work / "a").mkdir()
-            (work / "b").mkdir()
-            errors = _error_lines(checker, ENFORCE_PROBE, work / "a", None)
+            for folder in ("a", "b", "c"):
+                (work / folder).mkdir()
+            errors = _error_lines(measured, ENFORCE_PROBE, work / "a", None)
             configured = _error_lines(checker, OVERLAY_PROBE, work / "b", project)
+            if measured is not checker or plugin_problem:
+                in_project = _error_lines(checker, ENFORCE_PROBE, work / "c", project)
+                enables_plugin = ENFORCE_LINE in in_project
     except TypingLiteralStringError as error:
         return Diagnosis(checker.name, None, problem=str(error))
     enforces = ENFORCE_LINE in errors
@@ -88,6 +103,8 @@ def diagnose(checker: Checker, project: Path) -> Diagnosis:
         appendix_c,
         how,
         OVERLAY_LINE in configured,
+        project_enables_plugin=enables_plugin,
+        plugin_problem=plugin_problem,
     )
 
 
@@ -103,13 +120,20 @@ def render(diagnoses: list[Diagnosis]) -> str:
             lines.append(f"{d.checker}: {hint}")
             continue
         enforces = _yes_no(d.enforces)
-        if d.checker == "mypy" and not d.enforces:
-            enforces += " (it reads LiteralString as plain str: mypy issue 12554)"
+        if d.plugin_problem:
+            enforces += (
+                " (it reads LiteralString as plain str: mypy issue 12554; our plugin cannot "
+                f"run: {d.plugin_problem})"
+            )
+        elif d.project_enables_plugin is not None and d.enforces:
+            enforces += " (with our plugin, typing_literalstring.mypy)"
         appendix = _yes_no(d.appendix_c)
         if d.appendix_c_how != "probe":
             appendix += f" ({d.appendix_c_how})"
         loads = _yes_no(d.project_loads_overlay)
-        if not d.project_loads_overlay:
+        if d.project_enables_plugin is not None:
+            loads += f"; enables our plugin: {_yes_no(d.project_enables_plugin)}"
+        if not d.project_loads_overlay or d.project_enables_plugin is False:
             loads += f" (run `typing-literalstring init --checker {d.checker}`)"
         lines.append(
             f"{d.checker} {d.version}: enforces LiteralString: {enforces}; Appendix C str "

@@ -1,0 +1,404 @@
+"""The mypy plugin (typing_literalstring.mypy) under real mypy runs.
+
+Each test shows the plugin at work by an error that plain mypy (no plugin) does not report, so
+none of them can pass by mypy staying silent.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mypy")
+
+import typing_literalstring.mypy as mypy_plugin
+
+REPO = Path(__file__).resolve().parent.parent
+PLUGIN_CONFIG = "[mypy]\nplugins = typing_literalstring.mypy\n"
+PLAIN_CONFIG = "[mypy]\n"
+
+SINK = """\
+from typing_extensions import LiteralString
+
+
+class Cursor:
+    def execute(self, sql: LiteralString) -> None: ...
+
+
+def sink(s: LiteralString) -> None: ...
+"""
+
+
+def _mypy(
+    work: Path,
+    files: list[str],
+    *args: str,
+    config: str = PLUGIN_CONFIG,
+    cache: str = "cache",
+) -> subprocess.CompletedProcess[str]:
+    ini = work / "mypy.ini"
+    ini.write_text(config, encoding="utf-8")
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            f"--config-file={ini}",
+            f"--cache-dir={work / cache}",
+            "--python-version=3.12",
+            "--show-error-codes",
+            "--no-error-summary",
+            "--no-pretty",
+            *args,
+            *files,
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _errors(proc: subprocess.CompletedProcess[str]) -> list[str]:
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    return [line for line in proc.stdout.splitlines() if ": error:" in line]
+
+
+def _write(work: Path, name: str, text: str) -> str:
+    (work / name).write_text(text, encoding="utf-8")
+    return name
+
+
+def test_errors_have_their_own_code_and_read_like_mypys(tmp_path: Path) -> None:
+    _write(tmp_path, "lib.py", SINK)
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from lib import Cursor, sink\n"
+        "def f(cur: Cursor, user: str) -> None:\n"
+        "    cur.execute(user)\n"
+        '    sink("SELECT 1")\n'
+        '    sink("SELECT " + user)\n',
+    )
+    assert _errors(_mypy(tmp_path, [main])) == [
+        'main.py:3: error: Argument 1 to "execute" of "Cursor" has incompatible type "str"; '
+        'expected "LiteralString"  [literal-string]',
+        'main.py:5: error: Argument 1 to "sink" has incompatible type "str"; '
+        'expected "LiteralString"  [literal-string]',
+    ]
+    assert _errors(_mypy(tmp_path, [main], config=PLAIN_CONFIG, cache="plain")) == []
+
+
+def test_type_ignore_warn_unused_ignores_and_disable_error_code(tmp_path: Path) -> None:
+    _write(tmp_path, "lib.py", SINK)
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from lib import sink\n"
+        "def f(user: str) -> None:\n"
+        "    sink(user)  # type: ignore[literal-string]\n"
+        '    sink("SELECT 1")  # type: ignore[literal-string]\n'
+        "    sink(user)\n"
+        "    x: int = user\n",
+    )
+    errors = _errors(_mypy(tmp_path, [main], "--warn-unused-ignores"))
+    assert errors == [
+        'main.py:4: error: Unused "type: ignore" comment  [unused-ignore]',
+        'main.py:5: error: Argument 1 to "sink" has incompatible type "str"; '
+        'expected "LiteralString"  [literal-string]',
+        'main.py:6: error: Incompatible types in assignment (expression has type "str", '
+        'variable has type "int")  [assignment]',
+    ]
+    # Disabled, the code reports nothing, and mypy's own errors stay.
+    disabled = _errors(
+        _mypy(tmp_path, [main], "--disable-error-code", "literal-string", cache="disabled")
+    )
+    assert [e.split(": error: ")[0] for e in disabled] == ["main.py:6"]
+
+
+def test_incremental_cache_replays_errors_and_sees_a_changed_dependency(tmp_path: Path) -> None:
+    lib = _write(tmp_path, "lib.py", SINK.replace("def sink(s: LiteralString)", "def sink(s: str)"))
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from lib import Cursor, sink\n"
+        "def f(cur: Cursor, user: str) -> None:\n"
+        "    cur.execute(user)\n"
+        "    sink(user)\n",
+    )
+    first = _errors(_mypy(tmp_path, [main, lib]))
+    assert [e.split(":")[1] for e in first] == ["3"]
+    assert (tmp_path / "cache").is_dir()
+    # Nothing changed: mypy takes both modules from its cache and replays the same errors.
+    again = _mypy(tmp_path, [main, lib], "--verbose")
+    assert _errors(again) == first
+    assert "Metadata fresh for main: file main.py" in again.stderr
+    # The dependency now declares LiteralString: main.py, unchanged, is checked again.
+    _write(tmp_path, "lib.py", SINK)
+    changed = _errors(_mypy(tmp_path, [main, lib]))
+    assert [e.split(":")[1] for e in changed] == ["3", "4"]
+    # ...and back: the error goes away again.
+    _write(tmp_path, "lib.py", SINK.replace("def sink(s: LiteralString)", "def sink(s: str)"))
+    assert _errors(_mypy(tmp_path, [main, lib])) == first
+
+
+def test_markers_survive_the_cache_of_an_unchanged_dependency(tmp_path: Path) -> None:
+    """lib.py comes from the cache on the second run; its LiteralString must still count."""
+    lib = _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, "main.py", "from lib import sink\n")
+    _errors(_mypy(tmp_path, ["main.py", lib]))
+    _write(tmp_path, "main.py", "from lib import sink\ndef f(u: str) -> None:\n    sink(u)\n")
+    proc = _mypy(tmp_path, ["main.py", lib], "--verbose")
+    assert "Metadata fresh for lib: file lib.py" in proc.stderr
+    assert [e.split(":")[1] for e in _errors(proc)] == ["3"]
+
+
+def test_ordinary_code_gets_exactly_the_same_errors(tmp_path: Path) -> None:
+    """This repository's own modules (plenty of str, no LiteralString): with and without the
+    plugin, mypy --strict says the same, apart from one planted violation."""
+    package = REPO / "typing_literalstring"
+    files = sorted(str(p) for p in package.glob("*.py"))
+    assert len(files) > 10
+    canary = _write(tmp_path, "canary.py", SINK + "def f(u: str) -> None:\n    sink(u)\n")
+    config = "[mypy]\nstrict = True\nfollow_imports = silent\n"
+    args = ("--no-incremental", canary, *files)
+    plain = _mypy(tmp_path, [], *args, config=config)
+    plugged = _mypy(tmp_path, [], *args, config=config + "plugins = typing_literalstring.mypy\n")
+    assert plain.returncode in (0, 1), plain.stdout + plain.stderr
+    assert plugged.returncode in (0, 1), plugged.stdout + plugged.stderr
+    added = sorted(set(plugged.stdout.splitlines()) - set(plain.stdout.splitlines()))
+    removed = sorted(set(plain.stdout.splitlines()) - set(plugged.stdout.splitlines()))
+    assert removed == []
+    assert added == [
+        'canary.py:10: error: Argument 1 to "sink" has incompatible type "str"; '
+        'expected "LiteralString"  [literal-string]'
+    ]
+
+
+def test_a_supported_mypy_gets_the_plugin() -> None:
+    from mypy.plugin import Plugin
+    from mypy.version import __version__
+
+    assert mypy_plugin.unsupported(__version__) is None
+    assert issubclass(mypy_plugin.plugin(__version__), Plugin)
+
+
+@pytest.mark.parametrize("version", ["2.3.1", "2.5.0", "3.0.0+dev", "nonsense"])
+def test_an_unsupported_mypy_is_refused_clearly(
+    version: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        mypy_plugin.plugin(version)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"supports mypy {mypy_plugin.SUPPORTED_MYPY}, not mypy {version}" in err
+    assert "LiteralString would not be checked" in err
+
+
+def test_mypy_stops_with_the_message_when_the_version_is_unsupported(tmp_path: Path) -> None:
+    """End to end: mypy hands the plugin a version outside the range (a shim pretends)."""
+    _write(tmp_path, "lib.py", SINK)
+    main = _write(tmp_path, "main.py", "from lib import sink\nsink(str(1))\n")
+    _write(
+        tmp_path,
+        "shim.py",
+        "from typing_literalstring.mypy import plugin as real\n"
+        "def plugin(version):\n"
+        '    return real("2.5.0")\n',
+    )
+    proc = _mypy(tmp_path, [main], config="[mypy]\nplugins = shim.py\n")
+    assert proc.returncode == 2
+    assert "supports mypy >=2.4,<2.5, not mypy 2.5.0" in proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    # The same run with the real version checks the file.
+    proc = _mypy(tmp_path, [main], cache="ok")
+    assert len(_errors(proc)) == 1
+
+
+def test_missing_mypy_internals_are_refused_clearly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mypy whose internals moved (simulated: checker_state cannot be imported)."""
+    from mypy.version import __version__
+
+    for name in list(sys.modules):
+        if name.startswith("typing_literalstring.mypy."):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "mypy.checker_state", None)
+    with pytest.raises(SystemExit) as exited:
+        mypy_plugin.plugin(__version__)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"cannot use mypy {__version__}" in err
+    assert f"supports mypy {mypy_plugin.SUPPORTED_MYPY}" in err
+
+
+def test_the_supported_range_matches_the_mypy_extra() -> None:
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert f'mypy = ["mypy{mypy_plugin.SUPPORTED_MYPY}"]' in text
+
+
+STRETCH = """\
+import json
+import subprocess
+from typing import Any
+from typing_extensions import LiteralString
+def sink(s: LiteralString) -> None: ...
+def f(user: str, raw: Any, name: LiteralString) -> None:
+    sink(raw)
+    sink(json.loads(user))
+    subprocess.run(["sh", "-c", f"echo {user}"])
+    subprocess.run(["bash", "-lc", "echo " + name])
+    subprocess.run(["sh", "-c", 'echo "$1"', "sh", user])
+    script = "ls " + user
+    subprocess.run(["sh", "-c", script])
+    subprocess.run(["ls", user])
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "config", "lines"),
+    [
+        ("mypy.ini", PLUGIN_CONFIG, []),
+        ("mypy.ini", PLUGIN_CONFIG + "[typing_literalstring]\ndisallow_any = True\n", ["7", "8"]),
+        ("mypy.ini", PLUGIN_CONFIG + "[typing_literalstring]\nshell_argv = true\n", ["9", "13"]),
+        (
+            "pyproject.toml",
+            '[tool.mypy]\nplugins = ["typing_literalstring.mypy"]\n'
+            "[tool.typing_literalstring]\ndisallow_any = true\nshell_argv = true\n",
+            ["7", "8", "9", "13"],
+        ),
+    ],
+)
+def test_opt_in_checks_any_and_shells_in_argument_lists(
+    tmp_path: Path, name: str, config: str, lines: list[str]
+) -> None:
+    code = _write(tmp_path, "code.py", STRETCH)
+    config_file = _write(tmp_path, name, config)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            f"--config-file={config_file}",
+            "--cache-dir=shared-cache",  # one cache: a changed setting must still count
+            "--no-error-summary",
+            code,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    errors = _errors(proc)
+    assert [e.split(":")[1] for e in errors] == lines
+    assert all(e.endswith("[literal-string]") for e in errors)
+    for error in errors:
+        expected = "Shell script in an argument list" if int(error.split(":")[1]) >= 9 else "Any"
+        assert expected in error
+
+
+def test_a_settings_cache_is_invalidated_when_a_setting_changes(tmp_path: Path) -> None:
+    code = _write(tmp_path, "code.py", STRETCH)
+    assert _errors(_mypy(tmp_path, [code])) == []
+    on = PLUGIN_CONFIG + "[typing_literalstring]\nshell_argv = true\n"
+    assert len(_errors(_mypy(tmp_path, [code], config=on))) == 2
+    assert _errors(_mypy(tmp_path, [code])) == []
+
+
+def test_an_unknown_setting_is_refused(tmp_path: Path) -> None:
+    code = _write(tmp_path, "code.py", STRETCH)
+    proc = _mypy(tmp_path, [code], config=PLUGIN_CONFIG + "[typing_literalstring]\nshell = 1\n")
+    assert proc.returncode == 2
+    assert "unknown setting 'shell' for typing_literalstring.mypy" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_an_overloaded_sink_reports_literal_string_not_a_missing_overload(tmp_path: Path) -> None:
+    """The LiteralString item refuses a str, and no other item fits: mypy would say "No overload
+    variant matches"; the plugin says which argument is not literal, with its own code."""
+    _write(
+        tmp_path,
+        "lib.py",
+        "from typing import overload\n"
+        "from typing_extensions import LiteralString\n"
+        "@overload\n"
+        "def info(msg: object) -> None: ...\n"
+        "@overload\n"
+        "def info(msg: LiteralString, arg: object, /, *args: object) -> None: ...\n"
+        "def info(msg: object, *args: object) -> None: ...\n",
+    )
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from lib import info\n"
+        "def f(user: str, error: Exception) -> None:\n"
+        '    info("%s", user)\n'
+        "    info(user)\n"
+        "    info(user, 1)\n"
+        "    info(error, 1)\n"
+        "    info(user, 2)  # type: ignore[literal-string]\n",
+    )
+    errors = _errors(_mypy(tmp_path, [main], "--warn-unused-ignores"))
+    assert errors[0] == (
+        'main.py:5: error: Argument 1 to "info" has incompatible type "str"; '
+        'expected "LiteralString"  [literal-string]'
+    )
+    # An argument that is no string at all stays mypy's own error.
+    assert errors[1].startswith('main.py:6: error: No overload variant of "info" matches')
+    assert len(errors) == 2
+
+
+def test_index_assignment_typed_dict_and_override(tmp_path: Path) -> None:
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from typing import Dict, TypedDict\n"
+        "from typing_extensions import LiteralString\n"
+        "class Query(TypedDict):\n"
+        "    sql: LiteralString\n"
+        "class Base:\n"
+        '    def run(self, sql: str) -> LiteralString: return "x"\n'
+        "class Child(Base):\n"
+        "    def run(self, sql: LiteralString) -> str: return sql\n"
+        "def f(user: str, d: Dict[str, LiteralString]) -> None:\n"
+        '    d["k"] = user\n'
+        '    d[user] = "SELECT 1"\n'
+        '    q: Query = {"sql": user}\n'
+        '    ok: Query = {"sql": "SELECT 1"}\n',
+    )
+    assert _errors(_mypy(tmp_path, [main])) == [
+        'main.py:8: error: Return type "str" of "run" incompatible with return type '
+        '"LiteralString" in supertype "Base"  [literal-string]',
+        'main.py:8: error: Argument 1 of "run" is incompatible with supertype "Base"; supertype '
+        'defines the argument type as "str"  [literal-string]',
+        'main.py:10: error: Incompatible types in assignment (expression has type "str", target '
+        'has type "LiteralString")  [literal-string]',
+        'main.py:12: error: Incompatible types (expression has type "str", TypedDict item "sql" '
+        'has type "LiteralString")  [literal-string]',
+    ]
+    assert _errors(_mypy(tmp_path, [main], config=PLAIN_CONFIG, cache="plain")) == []
+
+
+def test_assert_type_of_literalstring_is_checked(tmp_path: Path) -> None:
+    """mypy reads LiteralString as str, so on its own assert_type(user, LiteralString) passes."""
+    name = _write(
+        tmp_path,
+        "asserts.py",
+        "from typing_extensions import LiteralString, assert_type\n"
+        "def f(user: str, lit: LiteralString) -> None:\n"
+        "    assert_type(user, LiteralString)\n"
+        "    assert_type(lit.upper(), LiteralString)\n"
+        "    assert_type(lit.center(20, '*'), LiteralString)\n"
+        "    assert_type(user.upper(), LiteralString)\n"
+        "    assert_type(lit, str)\n",
+    )
+    assert _errors(_mypy(tmp_path, [name], config=PLAIN_CONFIG, cache="plain")) == []
+    errors = _errors(_mypy(tmp_path, [name]))
+    assert errors == [
+        f'{name}:3: error: Expression is of type "str", not "LiteralString"  [literal-string]',
+        f'{name}:6: error: Expression is of type "str", not "LiteralString"  [literal-string]',
+    ]

@@ -1,0 +1,133 @@
+"""The hooks mypy calls while it checks an expression.
+
+- :func:`str_method_result`: PEP 675 Appendix C at the type level: a ``str`` method called on
+  a literal string with literal arguments returns LiteralString.
+- :func:`literal_overload_filter`: an overload item that takes LiteralString is made
+  unmatchable when the argument is not literal, so mypy's own overload resolution falls through
+  to the ``str`` item and infers the right return type (``os.path.join`` and the like).
+"""
+
+from __future__ import annotations
+
+from mypy.checker import TypeChecker
+from mypy.nodes import (
+    CallExpr,
+    Expression,
+    GeneratorExpr,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    Node,
+    OpExpr,
+    SetExpr,
+    StrExpr,
+    TupleExpr,
+)
+from mypy.plugin import FunctionSigContext, MethodContext, MethodSigContext
+from mypy.types import (
+    FunctionLike,
+    NoneType,
+    Overloaded,
+    TupleType,
+    Type,
+    UninhabitedType,
+    UnionType,
+    get_proper_type,
+)
+
+from .literals import STR_METHODS, Literalness, iterable_of_literals
+from .marker import compatible, is_literal_type, is_str, mark, requires_literal, without_strings
+
+
+def _receiver(method: str, ctx: MethodContext) -> Expression | None:
+    """The expression the method is called on (ctx.type has lost the marker)."""
+    node = ctx.context
+    if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr):
+        return node.callee.expr
+    if isinstance(node, OpExpr):
+        return node.right if method == "__rmul__" else node.left
+    if isinstance(node, IndexExpr):
+        return node.base
+    return None
+
+
+def _is_literal(checker: TypeChecker, expr: Expression) -> bool:
+    return isinstance(expr, StrExpr) or is_literal_type(checker.lookup_type_or_none(expr))
+
+
+def str_method_result(method: str, ctx: MethodContext) -> Type:
+    """LiteralString when the receiver and the arguments that matter are literal."""
+    checker = ctx.api
+    receiver = _receiver(method, ctx)
+    if not isinstance(checker, TypeChecker) or receiver is None:
+        return ctx.default_return_type
+    if not _is_literal(checker, receiver):
+        return ctx.default_return_type
+    needed = STR_METHODS[method]
+    for formal, (types, exprs) in enumerate(zip(ctx.arg_types, ctx.args)):
+        name = ctx.callee_arg_names[formal] if formal < len(ctx.callee_arg_names) else None
+        for t, expr in zip(types, exprs):
+            if method == "join":
+                if isinstance(expr, (ListExpr, TupleExpr, SetExpr)):
+                    ok = all(_is_literal(checker, item) for item in expr.items)
+                elif isinstance(expr, GeneratorExpr):
+                    ok = _is_literal(checker, expr.left_expr)
+                else:
+                    ok = iterable_of_literals(t)
+            elif "*" in needed or name in needed:
+                p = get_proper_type(t)
+                if method == "__mod__" and isinstance(p, TupleType):
+                    ok = all(is_literal_type(i) for i in p.items)
+                else:
+                    ok = is_literal_type(t) or (method != "format" and isinstance(p, NoneType))
+            else:
+                ok = True
+            if not ok:
+                return ctx.default_return_type
+    return mark(ctx.default_return_type)
+
+
+def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+    signature = ctx.default_signature
+    if not any(requires_literal(t) for t in signature.arg_types):
+        return signature
+    checker = ctx.api
+    call = ctx.context
+    if not isinstance(checker, TypeChecker) or not isinstance(call, CallExpr):
+        return signature
+    if not isinstance(get_proper_type(checker.lookup_type_or_none(call.callee)), Overloaded):
+        return signature  # a plain function: the post-pass checks its arguments
+    # Only types mypy has inferred already: inferring arguments here re-enters the hooks.
+    literals = Literalness(checker.lookup_type_or_none)
+    scope = checker.scope.top_level_function() or checker.tree
+    arg_types = list(signature.arg_types)
+    changed = False
+    for formal, actuals in enumerate(ctx.args):
+        if requires_literal(arg_types[formal]) and any(
+            _unfit(literals, arg_types[formal], a, scope) for a in actuals
+        ):
+            arg_types[formal] = UninhabitedType()
+            changed = True
+    if not changed:
+        return signature
+    return signature.copy_modified(arg_types=arg_types)  # pyright: ignore[reportUnknownMemberType]
+
+
+def _unfit(literals: Literalness, formal: Type, arg: Expression, scope: Node) -> bool:
+    """Does ``arg`` break the LiteralString requirement of an overload item's parameter?"""
+    if literals.is_literal(arg, scope):
+        return False
+    if isinstance(arg, (ListExpr, TupleExpr, SetExpr)):  # e.g. `LiteralString | Sequence[...]`
+        return not all(
+            literals.is_literal(item, scope) or not _maybe_str(literals.known_type(item))
+            for item in arg.items
+        )
+    known = literals.known_type(arg)
+    if known is None or is_str(known):
+        return True  # a string, or not known yet: the `str` item must take it
+    rest = without_strings(formal)
+    return rest is not None and not compatible(known, rest)
+
+
+def _maybe_str(t: Type | None) -> bool:
+    return t is None or is_str(t) or isinstance(get_proper_type(t), UnionType)

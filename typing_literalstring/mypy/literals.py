@@ -1,0 +1,297 @@
+"""PEP 675's inference rules: is an expression a literal string?
+
+mypy infers ``str`` for most of what PEP 675 calls LiteralString (``q = "a"; q += "b"``,
+``"a" + lit``, ``", ".join(lits)``...), so the plugin decides from the syntax tree and the types
+mypy inferred, following the PEP: literals, names whose every assignment in their scope is
+literal, and ``+``, ``%``, ``*``, conditional expressions, f-strings and the Appendix C ``str``
+methods applied to literal strings only.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from mypy.argmap import map_actuals_to_formals
+from mypy.maptype import map_instance_to_supertype
+from mypy.nodes import (
+    GDEF,
+    LDEF,
+    AssignmentExpr,
+    CallExpr,
+    ConditionalExpr,
+    Decorator,
+    Expression,
+    FuncDef,
+    GeneratorExpr,
+    IndexExpr,
+    ListExpr,
+    MemberExpr,
+    MypyFile,
+    NameExpr,
+    Node,
+    OpExpr,
+    RefExpr,
+    SetExpr,
+    SliceExpr,
+    StrExpr,
+    TupleExpr,
+    Var,
+)
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    NoneType,
+    Overloaded,
+    TupleType,
+    Type,
+    TypeOfAny,
+    get_proper_type,
+)
+
+from .marker import Substitution, is_literal_type, is_str, requires_literal, substitute, unify
+from .walk import Assignments, scope_assignments, variable_of
+
+# PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
+# the receiver is.  Value: the parameters that must be literal too ("*": every argument);
+# arguments of other types (widths, counts) do not matter.
+STR_METHODS: Mapping[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        (
+            "capitalize",
+            "casefold",
+            "lower",
+            "upper",
+            "swapcase",
+            "title",
+            "expandtabs",
+            "zfill",
+            "splitlines",
+            "__mul__",
+            "__rmul__",
+            "__getitem__",
+            "__iter__",
+            "__str__",
+            "__repr__",
+        ),
+        (),
+    ),
+    **dict.fromkeys(("center", "ljust", "rjust"), ("fillchar",)),
+    **dict.fromkeys(("strip", "lstrip", "rstrip"), ("chars",)),
+    **dict.fromkeys(("split", "rsplit", "partition", "rpartition"), ("sep",)),
+    "replace": ("old", "new"),
+    "removeprefix": ("prefix",),
+    "removesuffix": ("suffix",),
+    "__add__": ("*",),
+    "__mod__": ("*",),
+    "join": ("*",),
+    "format": ("*",),
+}
+TypeLookup = Callable[[Expression], "Type | None"]
+
+
+def any_type() -> Type:
+    return AnyType(TypeOfAny.special_form)
+
+
+def iterable_of_literals(t: Type | None) -> bool:
+    """An iterable whose items are literal strings (``list[LiteralString]``, a tuple of them)."""
+    p = get_proper_type(t)
+    if isinstance(p, TupleType):
+        return all(is_literal_type(i) for i in p.items)
+    if isinstance(p, Instance) and p.args:
+        for base in p.type.mro:
+            if base.fullname == "typing.Iterable":
+                return is_literal_type(map_instance_to_supertype(p, base).args[0])
+    return False
+
+
+def declared_function(call: CallExpr) -> CallableType | None:
+    """The signature of the called function as written (before type-variable inference)."""
+    node = call.callee.node if isinstance(call.callee, RefExpr) else None
+    if isinstance(node, Decorator):
+        node = node.func
+    declared = get_proper_type(node.type) if isinstance(node, FuncDef) else None
+    return declared if isinstance(declared, CallableType) else None
+
+
+class Literalness:
+    """Decides whether expressions are literal strings, remembering each scope's assignments."""
+
+    def __init__(self, lookup: TypeLookup) -> None:
+        self.lookup = lookup
+        self._scopes: dict[int, tuple[Node, Assignments]] = {}
+        self._in_progress: set[Var] = set()
+
+    def assignments(self, scope: Node) -> Assignments:
+        found = self._scopes.get(id(scope))
+        if found is None or found[0] is not scope:
+            found = self._scopes[id(scope)] = (scope, scope_assignments(scope))
+        return found[1]
+
+    def is_literal(self, expr: Expression | None, scope: Node) -> bool:
+        if expr is None:
+            return False
+        if isinstance(expr, StrExpr):
+            return True
+        if is_literal_type(self.lookup(expr)):
+            return True
+        if isinstance(expr, RefExpr):
+            var = variable_of(expr, self.lookup)
+            if var is not None and not var.is_inferred and var.type is not None:
+                # Declared LiteralString: each assignment to it is checked on its own, so a
+                # narrowing to str after a (reported) bad assignment is not reported again.
+                return requires_literal(var.type)
+        if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
+            return self._name(expr, expr.node, scope)
+        if isinstance(expr, OpExpr):
+            return self._operation(expr, scope)
+        if isinstance(expr, ConditionalExpr):
+            return self.is_literal(expr.if_expr, scope) and self.is_literal(expr.else_expr, scope)
+        if isinstance(expr, AssignmentExpr):
+            return self.is_literal(expr.value, scope)
+        if isinstance(expr, IndexExpr):
+            return self._index(expr, scope)
+        if isinstance(expr, CallExpr):
+            returned = self.call_return_type(expr, scope)
+            if returned is not None and is_literal_type(returned):
+                return True
+            return self._generic_call(expr) or self._str_method_call(expr, scope)
+        return False
+
+    def known_type(self, expr: Expression) -> Type | None:
+        """The inferred type, or else a variable's declared type (before mypy infers ``expr``)."""
+        inferred = self.lookup(expr)
+        if inferred is not None:
+            return inferred
+        var = variable_of(expr, self.lookup) if isinstance(expr, RefExpr) else None
+        return var.type if var is not None and not var.is_inferred else None
+
+    def _generic_call(self, call: CallExpr) -> bool:
+        """``first(lits)`` with ``first(items: List[T]) -> T``: mypy's solver gives ``T = str``
+        (it drops the marker), so solve for the return type again from the arguments."""
+        declared = declared_function(call)
+        if declared is None or not declared.variables:
+            return False
+        formals = map_actuals_to_formals(
+            call.arg_kinds,
+            call.arg_names,
+            declared.arg_kinds,
+            declared.arg_names,
+            lambda i: self.lookup(call.args[i]) or any_type(),
+        )
+        subst: Substitution = {}
+        for formal, actuals in enumerate(formals):
+            for actual in actuals:
+                found = self.lookup(call.args[actual])
+                if found is not None:
+                    unify(declared.arg_types[formal], found, subst)
+        return bool(subst) and is_literal_type(substitute(declared.ret_type, subst))
+
+    def _name(self, expr: NameExpr, var: Var, scope: Node) -> bool:
+        """An inferred local (or module-level) name: literal if every assignment is."""
+        local = expr.kind == (GDEF if isinstance(scope, MypyFile) else LDEF)
+        if not local or not var.is_inferred:
+            return False
+        assigned = self.assignments(scope).get(var)
+        if not assigned:
+            return False
+        if var in self._in_progress:
+            return True  # the greatest fixed point: `q = q + "..."` in a loop
+        self._in_progress.add(var)
+        try:
+            return all(self.is_literal(value, scope) for value in assigned)
+        finally:
+            self._in_progress.discard(var)
+
+    def _operation(self, expr: OpExpr, scope: Node) -> bool:
+        if expr.op == "+":
+            return self.is_literal(expr.left, scope) and self.is_literal(expr.right, scope)
+        if expr.op == "%":
+            right = expr.right
+            items = right.items if isinstance(right, TupleExpr) else [right]
+            return self.is_literal(expr.left, scope) and all(
+                self.is_literal(i, scope) for i in items
+            )
+        if expr.op == "*":
+            return self.is_literal(expr.left, scope) or self.is_literal(expr.right, scope)
+        return False
+
+    def _index(self, expr: IndexExpr, scope: Node) -> bool:
+        method = get_proper_type(expr.method_type)
+        if isinstance(method, CallableType) and is_literal_type(method.ret_type):
+            return True
+        base = get_proper_type(self.lookup(expr.base))
+        if not isinstance(base, Instance):
+            return False
+        if (
+            base.type.fullname in ("builtins.list", "builtins.tuple")
+            and not isinstance(expr.index, SliceExpr)
+            and base.args
+            and is_literal_type(base.args[0])
+        ):
+            return True
+        return base.type.fullname == "builtins.str" and self.is_literal(expr.base, scope)
+
+    def _str_method_call(self, expr: CallExpr, scope: Node) -> bool:
+        """Appendix C: ``lit.upper()``, ``", ".join(lits)``, ``"{}".format(lit)``..."""
+        if not isinstance(expr.callee, MemberExpr):
+            return False
+        name = expr.callee.name
+        receiver = expr.callee.expr
+        if name not in STR_METHODS:
+            return False
+        if not isinstance(receiver, StrExpr) and not is_str(self.lookup(receiver) or any_type()):
+            return False
+        if not self.is_literal(receiver, scope):
+            return False
+        needed = STR_METHODS[name]
+        for arg in expr.args:
+            if name == "join":
+                if isinstance(arg, (ListExpr, TupleExpr, SetExpr)):
+                    ok = all(self.is_literal(x, scope) for x in arg.items)
+                elif isinstance(arg, GeneratorExpr):
+                    ok = self.is_literal(arg.left_expr, scope)
+                else:
+                    ok = iterable_of_literals(self.lookup(arg))
+            elif "*" in needed:
+                ok = self.is_literal(arg, scope) or isinstance(
+                    get_proper_type(self.lookup(arg)), NoneType
+                )
+            else:
+                # Every string argument (fillchar, sep, old, new...) must be literal; widths,
+                # counts and None do not matter.
+                ok = self.is_literal(arg, scope) or not is_str(self.lookup(arg) or any_type())
+            if not ok:
+                return False
+        return True
+
+    def call_return_type(self, expr: CallExpr, scope: Node) -> Type | None:
+        """The callee's return type as declared (mypy stores call results alias-expanded)."""
+        callee = get_proper_type(self.lookup(expr.callee))
+        if isinstance(callee, CallableType):
+            return callee.ret_type
+        if isinstance(callee, Overloaded):
+            # The item the signature hook lets mypy pick: the first one that fits.
+            for item in callee.items:
+                formals = map_actuals_to_formals(
+                    expr.arg_kinds,
+                    expr.arg_names,
+                    item.arg_kinds,
+                    item.arg_names,
+                    lambda i: self.lookup(expr.args[i]) or any_type(),
+                )
+                if any(
+                    not actuals and item.arg_kinds[i].is_required()
+                    for i, actuals in enumerate(formals)
+                ):
+                    continue
+                if len({a for actuals in formals for a in actuals}) != len(expr.args):
+                    continue
+                if all(
+                    not requires_literal(item.arg_types[i])
+                    or all(self.is_literal(expr.args[a], scope) for a in actuals)
+                    for i, actuals in enumerate(formals)
+                ):
+                    return item.ret_type
+        return None

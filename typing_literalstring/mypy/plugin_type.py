@@ -1,0 +1,227 @@
+"""The mypy ``Plugin`` subclass: which hooks the plugin installs, and where they lead.
+
+mypy asks its plugins in order and uses the first hook a plugin returns, so every getter here
+returns None except where the plugin must act, and the hooks it returns call the hook of the next
+plugin that has one first.  The getters also note the ``TypeChecker`` of the module being
+checked (mypy's global ``checker_state``): the post-pass, which mypy triggers through
+``get_additional_indirect_deps`` once the module is fully checked, needs it.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from functools import partial
+from typing import Callable, Dict, Optional, Tuple, TypeVar
+
+from mypy.checker import TypeChecker
+from mypy.checker_state import checker_state
+from mypy.nodes import MypyFile, TypeAlias, TypeInfo
+from mypy.options import Options
+from mypy.plugin import (
+    AnalyzeTypeContext,
+    AttributeContext,
+    ChainedPlugin,
+    FunctionContext,
+    FunctionSigContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
+from mypy.typeanal import TypeAnalyser
+from mypy.types import CallableType, FunctionLike, Overloaded, Type, get_proper_type
+
+from .checks import ModuleCheck, needs_check
+from .hooks import literal_overload_filter, str_method_result
+from .literals import STR_METHODS
+from .marker import (
+    ALIAS,
+    LITERAL_STRING,
+    LITERAL_STRING_NAMES,
+    literal_string,
+    remember_alias,
+    requires_literal,
+)
+from .settings import SettingsError, read_settings
+
+_STR_PREFIX = "builtins.str."
+SigContext = TypeVar("SigContext", FunctionSigContext, MethodSigContext)
+Hook = Callable[..., object]
+_HookCache = Dict[Tuple[str, str], Optional[Hook]]
+
+
+class LiteralStringPlugin(Plugin):
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        try:
+            self.settings = read_settings(options.config_file)
+        except SettingsError as error:
+            print(f"error: typing_literalstring.mypy: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        self._checkers: dict[str, TypeChecker] = {}
+        self._next_hooks: _HookCache = {}
+        self._overloads: dict[str, bool] = {}
+
+    def report_config_data(self, ctx: ReportConfigContext) -> dict[str, bool]:
+        """The settings go into mypy's cache metadata: changing one rechecks every module."""
+        return self.settings.as_json()
+
+    # -- LiteralString becomes the marker -----------------------------------------------------
+    def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
+        return analyze_literal_string if fullname in LITERAL_STRING_NAMES else None
+
+    # -- the module's checker, for the post-pass ---------------------------------------------
+    def _note_checker(self) -> None:
+        checker = checker_state.type_checker
+        if isinstance(checker, TypeChecker):
+            self._checkers[checker.tree.fullname] = checker
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        self._note_checker()
+        return None
+
+    def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
+        self._note_checker()
+        return None
+
+    def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
+        """Called by mypy once ``file`` is fully checked: the post-pass runs here."""
+        if file.is_stub:
+            self._checkers.pop(file.fullname, None)
+            return set()
+        checker = self._checkers.pop(file.fullname, None)
+        if checker is None:
+            if not needs_check(file):
+                return set()
+            checker = _checker_of(file)
+        if checker is None:
+            # Never stop checking silently.
+            raise RuntimeError(f"typing_literalstring.mypy found no type checker for {file.path}")
+        if checker.can_skip_diagnostics:
+            return set()
+        try:
+            ModuleCheck(checker, file, self.settings).run()
+        except Exception as error:  # report, never crash mypy or stop checking silently
+            checker.fail(
+                f"typing_literalstring.mypy could not check this module ({type(error).__name__}: "
+                f"{error}); please report this",
+                file,
+                code=LITERAL_STRING,
+            )
+        return set()
+
+    # -- Appendix C: str methods keep literal strings literal ---------------------------------
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        self._note_checker()
+        if fullname.startswith(_STR_PREFIX) and fullname[len(_STR_PREFIX) :] in STR_METHODS:
+            return partial(self._str_method, fullname)
+        return None
+
+    def _str_method(self, fullname: str, ctx: MethodContext) -> Type:
+        following = self._next_hook(ctx.api, "get_method_hook", fullname)
+        if following is not None:
+            returned = following(ctx)
+            if isinstance(returned, Type):
+                ctx = ctx._replace(default_return_type=returned)
+        self._find_alias()
+        return str_method_result(fullname[len(_STR_PREFIX) :], ctx)
+
+    def _find_alias(self) -> None:
+        """Where every annotated module came from the cache, no type analysis saw the alias."""
+        for name in LITERAL_STRING_NAMES:
+            if ALIAS.node is not None:
+                return
+            symbol = self.lookup_fully_qualified(name)
+            if symbol is not None and isinstance(symbol.node, TypeAlias):
+                remember_alias(symbol.node)
+
+    # -- overloads with LiteralString items ---------------------------------------------------
+    def get_function_signature_hook(
+        self, fullname: str
+    ) -> Callable[[FunctionSigContext], FunctionLike] | None:
+        self._note_checker()
+        if self._has_literal_overloads(fullname, method=False):
+            return partial(self._signature, "get_function_signature_hook", fullname)
+        return None
+
+    def get_method_signature_hook(
+        self, fullname: str
+    ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        self._note_checker()
+        if self._has_literal_overloads(fullname, method=True):
+            return partial(self._signature, "get_method_signature_hook", fullname)
+        return None
+
+    def _signature(self, getter: str, fullname: str, ctx: SigContext) -> FunctionLike:
+        following = self._next_hook(ctx.api, getter, fullname)
+        if following is not None:
+            signature = following(ctx)
+            if not isinstance(signature, CallableType):
+                return signature if isinstance(signature, FunctionLike) else ctx.default_signature
+            ctx = ctx._replace(default_signature=signature)
+        return literal_overload_filter(ctx)
+
+    def _has_literal_overloads(self, fullname: str, method: bool) -> bool:
+        """Is ``fullname`` overloaded, with an item that takes LiteralString?"""
+        found = self._overloads.get(fullname)
+        if found is None:
+            node: object = None
+            if method and "." in fullname:
+                owner, name = fullname.rsplit(".", 1)
+                symbol = self.lookup_fully_qualified(owner)
+                if symbol is not None and isinstance(symbol.node, TypeInfo):
+                    member = symbol.node.get(name)
+                    node = member.node if member is not None else None
+            else:
+                symbol = self.lookup_fully_qualified(fullname)
+                node = symbol.node if symbol is not None else None
+                if isinstance(node, TypeInfo):  # a constructor call
+                    member = node.get("__init__") or node.get("__new__")
+                    node = member.node if member is not None else None
+            written = getattr(node, "type", None)
+            declared = get_proper_type(written) if isinstance(written, Type) else None
+            found = self._overloads[fullname] = isinstance(declared, Overloaded) and any(
+                requires_literal(t) for item in declared.items for t in item.arg_types
+            )
+        return found
+
+    # -- chaining to the plugins listed after this one ----------------------------------------
+    def _next_hook(self, api: object, getter: str, fullname: str) -> Hook | None:
+        key = (getter, fullname)
+        if key not in self._next_hooks:
+            chain = getattr(api, "plugin", None)
+            plugins: list[Plugin] = (
+                list(chain._plugins)  # pyright: ignore[reportPrivateUsage]
+                if isinstance(chain, ChainedPlugin)
+                else []
+            )
+            start = next((i + 1 for i, p in enumerate(plugins) if p is self), len(plugins))
+            hook: Hook | None = None
+            for later in plugins[start:]:
+                hook = getattr(later, getter)(fullname)
+                if hook is not None:
+                    break
+            self._next_hooks[key] = hook
+        return self._next_hooks[key]
+
+
+def _checker_of(file: MypyFile) -> TypeChecker | None:
+    """The checker of a module that called none of the hook getters (no call, no attribute):
+    found among the objects that refer to its tree (slow, so only as a fallback)."""
+    for referrer in gc.get_referrers(file):
+        if isinstance(referrer, TypeChecker) and referrer.tree is file:
+            return referrer
+    return None
+
+
+def analyze_literal_string(ctx: AnalyzeTypeContext) -> Type:
+    """``LiteralString`` in an annotation -> the marker (``str`` for mypy itself)."""
+    api = ctx.api
+    if ctx.type.args:
+        api.fail("LiteralString does not accept type arguments", ctx.context, code=LITERAL_STRING)
+    if ALIAS.node is None and isinstance(api, TypeAnalyser):
+        symbol = api.lookup_qualified(ctx.type.name, ctx.context)
+        if symbol is not None and isinstance(symbol.node, TypeAlias):
+            remember_alias(symbol.node)
+    return literal_string(ctx.type.line, ctx.type.column) or api.named_type("builtins.str", [])

@@ -1,0 +1,141 @@
+"""Walking mypy's syntax tree from a plugin.
+
+Compiled mypy does not allow interpreted subclasses of its visitors, so the walk is generic: it
+reads the child attributes each node class declares (``__mypyc_attrs__``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, cast
+
+from mypy.nodes import (
+    AssignmentExpr,
+    AssignmentStmt,
+    ClassDef,
+    Decorator,
+    Expression,
+    ForStmt,
+    FuncItem,
+    LambdaExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    RefExpr,
+    TupleExpr,
+    TypeInfo,
+    Var,
+    WithStmt,
+)
+from mypy.types import CallableType, Instance, Type, TypeType, get_proper_type
+
+# Var -> the expressions assigned to it in one scope (None: a value the walk cannot see).
+Assignments = Dict[Var, List[Optional[Expression]]]
+
+_CHILD_ATTRS = (
+    "defs", "body", "else_body", "finally_body", "handlers", "expr", "lvalues", "rvalue",
+    "lvalue", "callee", "args", "left", "right", "operands", "items", "index", "base",
+    "if_expr", "else_expr", "cond", "value", "target", "generator", "left_expr", "sequences",
+    "condlists", "indices", "key", "func", "impl", "subject", "bodies", "guards", "vars",
+    "types", "begin_index", "end_index", "stride", "call", "decorators", "msg", "from_expr",
+)  # fmt: skip
+# The attributes that hold statements (a statement walk need not enter expressions).
+_STATEMENT_ATTRS = (
+    "defs", "body", "else_body", "finally_body", "handlers", "bodies", "func", "items", "impl",
+)  # fmt: skip
+_attr_cache: dict[tuple[type, bool], tuple[str, ...]] = {}
+# Nodes that open a new scope: an assignment walk does not enter them.
+SCOPES = (FuncItem, ClassDef, LambdaExpr, Decorator, OverloadedFuncDef)
+
+
+def _attrs(cls: type, statements_only: bool) -> tuple[str, ...]:
+    key = (cls, statements_only)
+    found = _attr_cache.get(key)
+    if found is None:
+        have: set[str] = set(getattr(cls, "__mypyc_attrs__", ()))
+        wanted = _STATEMENT_ATTRS if statements_only else _CHILD_ATTRS
+        found = _attr_cache[key] = tuple(a for a in wanted if a in have)
+    return found
+
+
+def _nodes(value: object, out: list[Node]) -> None:
+    if isinstance(value, (list, tuple)):
+        for item in cast("Sequence[object]", value):
+            _nodes(item, out)
+    elif isinstance(value, Node) and not isinstance(value, (TypeInfo, Var)):
+        out.append(value)
+
+
+def children(node: Node, statements_only: bool = False) -> list[Node]:
+    """The syntax nodes directly below ``node`` (statements only, if asked)."""
+    out: list[Node] = []
+    for attr in _attrs(type(node), statements_only):
+        _nodes(getattr(node, attr), out)
+    return out
+
+
+def _add(out: Assignments, lvalue: Expression, rvalue: Expression | None) -> None:
+    if isinstance(lvalue, NameExpr) and isinstance(lvalue.node, Var):
+        out.setdefault(lvalue.node, []).append(rvalue)
+    elif isinstance(lvalue, (TupleExpr, ListExpr)):
+        same = isinstance(rvalue, (TupleExpr, ListExpr)) and len(rvalue.items) == len(lvalue.items)
+        for i, item in enumerate(lvalue.items):
+            _add(out, item, rvalue.items[i] if same else None)  # type: ignore[union-attr]
+
+
+def scope_assignments(owner: Node) -> Assignments:
+    """Every assignment to a name in one scope, not entering nested scopes."""
+    out: Assignments = {}
+    stack = children(owner)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, SCOPES):
+            continue
+        if isinstance(node, AssignmentStmt):
+            for lvalue in node.lvalues:
+                _add(out, lvalue, node.rvalue)
+        elif isinstance(node, OperatorAssignmentStmt):
+            _add(out, node.lvalue, OpExpr(node.op, node.lvalue, node.rvalue))  # x op= y
+        elif isinstance(node, AssignmentExpr):
+            _add(out, node.target, node.value)
+        elif isinstance(node, ForStmt):
+            _add(out, node.index, None)
+        elif isinstance(node, WithStmt):
+            for target in node.target:
+                if target is not None:
+                    _add(out, target, None)
+        stack.extend(children(node))
+    return out
+
+
+def variable_of(expr: Expression, lookup: Callable[[Expression], Type | None]) -> Var | None:
+    """The variable behind a name or an attribute (of an instance or a class)."""
+    if isinstance(expr, RefExpr) and isinstance(expr.node, Var):
+        return expr.node
+    if isinstance(expr, MemberExpr):
+        receiver = get_proper_type(lookup(expr.expr))
+        info: TypeInfo | None = None
+        if isinstance(receiver, Instance):
+            info = receiver.type
+        elif isinstance(receiver, CallableType) and receiver.is_type_obj():
+            info = receiver.type_object()
+        elif isinstance(receiver, TypeType) and isinstance(receiver.item, Instance):
+            info = receiver.item.type
+        symbol = info.get(expr.name) if info is not None else None
+        if symbol is not None and isinstance(symbol.node, Var):
+            return symbol.node
+    return None
+
+
+def walk_statements(root: Node) -> Iterator[tuple[Node, Node, FuncItem | None]]:
+    """Every statement below ``root``, with its scope (function or module) and function."""
+    stack: list[tuple[Node, Node, FuncItem | None]] = [(root, root, None)]
+    while stack:
+        node, scope, func = stack.pop()
+        if isinstance(node, FuncItem):
+            scope = func = node
+        yield node, scope, func
+        stack.extend((child, scope, func) for child in children(node, statements_only=True))
