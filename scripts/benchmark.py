@@ -39,7 +39,7 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
 from typing_literalstring.cache import cached_overlay  # noqa: E402
 from typing_literalstring.check import run_check  # noqa: E402
-from typing_literalstring.checkers import CHECKERS, Checker  # noqa: E402
+from typing_literalstring.checkers import CHECKERS, Checker, Diagnostic  # noqa: E402
 from typing_literalstring.overlay import build_overlay  # noqa: E402
 
 CORPUS = REPO / "benchmarks" / "corpus"
@@ -371,6 +371,9 @@ def cost(reps: int) -> list[str]:
     lines.append(f"| cached | {statistics.median(warm):.3f} |")
     lines.append(f"| of which building the overlay alone | {statistics.median(build):.3f} |")
 
+    if CHECKERS["mypy+plugin"].is_installed():
+        lines += ["", *plugin_cost(projects, reps, work / "plugin")]
+
     started = time.perf_counter()
     ran = [n for n in CHECKERS if CHECKERS[n].is_installed()]
     for name in ran:
@@ -379,6 +382,91 @@ def cost(reps: int) -> list[str]:
         "",
         f"Regression-suite matrix ({', '.join(ran)}; every target each supports): "
         f"{time.perf_counter() - started:.0f} s wall time.",
+    ]
+    return lines
+
+
+def _mypy_seconds(checker: Checker, files: list[Path], overlay: Path, workdir: Path) -> float:
+    started = time.perf_counter()
+    checker.run(files, python_version=PYTHON, overlay=overlay, workdir=workdir)
+    return time.perf_counter() - started
+
+
+def _reworded(error: Diagnostic, ours: list[Diagnostic]) -> bool:
+    """mypy's overload error that the plugin restated as a literal-string error: mypy puts it
+    on the call's first line, the plugin on the argument's."""
+    return error.message.startswith("No overload variant") and any(
+        o.path == error.path and 0 <= o.line - error.line <= 10 for o in ours
+    )
+
+
+def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
+    """mypy with our plugin against plain mypy (both with the overlay), cold and warm cache;
+    and what the plugin adds on code that is not ours: only literal-string errors."""
+    plain, plugin = CHECKERS["mypy"], CHECKERS["mypy+plugin"]
+    overlay = cached_overlay(plain, "default", work / "cache").root
+    lines = [
+        "| mypy + our plugin | project | plain mypy (median s) | with plugin (median s) "
+        "| ratio (median) |",
+        "|---|---|---|---|---|",
+    ]
+    added: list[str] = []
+    cold_all: list[float] = []
+    warm_all: list[float] = []
+    for requirement, folder in projects.items():
+        files = sorted(folder.rglob("*.py"))
+        for kind, ratios_all in (("cold", cold_all), ("warm", warm_all)):
+            times: dict[str, list[float]] = {"plain": [], "plugin": []}
+            for rep in range(reps):
+                for label in ("plain", "plugin") if rep % 2 == 0 else ("plugin", "plain"):
+                    checker = plain if label == "plain" else plugin
+                    # Cold: a fresh cache every run; warm: the same cache, filled once before.
+                    where = work / kind / folder.name / label / (str(rep) if kind == "cold" else "")
+                    if kind == "warm" and rep == 0:
+                        _mypy_seconds(checker, files, overlay, where)
+                    times[label].append(_mypy_seconds(checker, files, overlay, where))
+            ratios = [b / a for a, b in zip(times["plain"], times["plugin"])]
+            ratios_all += ratios
+            lines.append(
+                f"| {kind} | {requirement} | {statistics.median(times['plain']):.2f} | "
+                f"{statistics.median(times['plugin']):.2f} | {statistics.median(ratios):.2f} |"
+            )
+        results = {
+            label: checker.run(
+                files, python_version=PYTHON, overlay=overlay, workdir=work / "diff" / label
+            ).diagnostics
+            for label, checker in (("plain", plain), ("plugin", plugin))
+        }
+        ours = [d for d in results["plugin"] if d.code == "literal-string"]
+        rest = set(results["plugin"]) - set(ours)
+
+        # The plugin rewords mypy's "No overload variant matches" as a literal-string error
+        # when a non-literal string is the only reason: such an error moves, it is not lost.
+        lost = [d for d in set(results["plain"]) - rest if not _reworded(d, ours)]
+        reworded = len(set(results["plain"]) - rest) - len(lost)
+        gained = sorted(rest - set(results["plain"]))
+        verdict = "identical" if not lost and not gained else "DIFFERENT"
+        if reworded:
+            verdict += f" ({reworded} reworded as literal-string)"
+        added.append(f"| {requirement} | {len(results['plain'])} | {verdict} | {len(ours)} |")
+        for d in sorted(lost) + gained:
+            added.append(f"| | `{Path(d.path).name}:{d.line}` | DIFFERENT: {d.message} | |")
+        for d in ours:
+            place = f"{Path(d.path).relative_to(folder.parent)}:{d.line}"
+            added.append(f"| | `{place}` | {d.message} | |")
+    lines += [
+        "",
+        "| mypy + our plugin | median ratio, all projects |",
+        "|---|---|",
+        f"| cold cache | {statistics.median(cold_all):.2f} |",
+        f"| warm cache | {statistics.median(warm_all):.2f} |",
+        "",
+        "The plugin on code that is not ours: mypy's own errors, with the plugin and without,",
+        "compared after setting the plugin's `literal-string` errors apart.",
+        "",
+        "| project | mypy's errors | the rest, with the plugin | `literal-string` errors |",
+        "|---|---|---|---|",
+        *added,
     ]
     return lines
 

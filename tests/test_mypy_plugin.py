@@ -402,3 +402,74 @@ def test_assert_type_of_literalstring_is_checked(tmp_path: Path) -> None:
         f'{name}:3: error: Expression is of type "str", not "LiteralString"  [literal-string]',
         f'{name}:6: error: Expression is of type "str", not "LiteralString"  [literal-string]',
     ]
+
+
+# The lowest and the highest release of the supported range (SUPPORTED_MYPY), each installed in
+# a fresh venv beside the built wheel: the plugin must work on both ends, not only on the mypy
+# the test environment happens to have.
+RANGE_ENDS = ["2.4.0", "2.4.1"]
+
+
+@pytest.mark.parametrize("version", RANGE_ENDS)
+def test_the_plugin_on_each_end_of_the_supported_range(
+    version: str, dists: dict[str, Path], tmp_path: Path
+) -> None:
+    assert not mypy_plugin.unsupported(version)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    python = venv / "bin" / "python"
+    install = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"mypy=={version}",
+            str(dists["wheel"]),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if install.returncode != 0:
+        pytest.skip(f"mypy {version} could not be installed here: {install.stderr[-500:]}")
+    name = _write(tmp_path, "sample.py", SINK + "def f(user: str) -> None:\n    sink(user)\n")
+    (tmp_path / "mypy.ini").write_text(PLUGIN_CONFIG, encoding="utf-8")
+    proc = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "mypy",
+            "--config-file=mypy.ini",
+            "--no-incremental",
+            "--show-error-codes",
+            "--no-error-summary",
+            name,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.stdout.splitlines() == [
+        f'{name}:10: error: Argument 1 to "sink" has incompatible type "str"; expected '
+        '"LiteralString"  [literal-string]'
+    ], proc.stdout + proc.stderr
+
+
+def test_assigning_a_module_attribute_is_checked_without_crashing(tmp_path: Path) -> None:
+    """A module-level variable has mypy's placeholder class info, which has no name (this
+    stopped the plugin on invoke and datasette, found by the benchmark on their sdists)."""
+    name = _write(
+        tmp_path,
+        "module_attr.py",
+        SINK + "import sys\n\ndef f(user: str) -> None:\n"
+        "    sys.dont_write_bytecode = True\n    sink(user)\n",
+    )
+    errors = _errors(_mypy(tmp_path, [name]))
+    assert errors == [
+        f'{name}:13: error: Argument 1 to "sink" has incompatible type "str"; expected '
+        '"LiteralString"  [literal-string]'
+    ]

@@ -27,6 +27,7 @@ from mypy.nodes import (
     Decorator,
     DictExpr,
     Expression,
+    FakeInfo,
     FuncDef,
     FuncItem,
     IndexExpr,
@@ -523,7 +524,8 @@ class ModuleCheck:
         )
         if (
             isinstance(receiver, Instance)
-            and var.info.fullname
+            # A variable outside any class has mypy's placeholder info, which has no name.
+            and not isinstance(var.info, FakeInfo)
             and receiver.type.has_base(var.info.fullname)
             and has_type_variables(var.type)
         ):
