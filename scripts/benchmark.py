@@ -62,6 +62,9 @@ RUFF_RULES = {
     **dict.fromkeys(("G001", "G002", "G003", "G004"), "logging"),
 }
 OUR_FAMILIES = {"SQL": "sql", "shell": "shell", "logging": "logging"}
+# An LS001 finding (a non-literal string reaching a LiteralString the case declares itself)
+# flags the case whatever its family.
+ANY_FAMILY = "any"
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,8 @@ class ToolRun:
 
     def flags(self, copy: str, case: Case) -> bool:
         """Whether the tool flagged the case (``copy``: the file it actually read)."""
-        return case.family in self.flagged.get(copy, set())
+        flagged = self.flagged.get(copy, set())
+        return case.family in flagged or ANY_FAMILY in flagged
 
 
 def _copy_cases(cases: Sequence[Case], into: Path) -> dict[str, Case]:
@@ -120,14 +124,12 @@ def _copy_cases(cases: Sequence[Case], into: Path) -> dict[str, Case]:
 
 def run_ours(checker: Checker, folder: Path, cache_dir: Path) -> ToolRun:
     started = time.perf_counter()
-    result = run_check(
-        checker, [folder], python_version=PYTHON, cache_dir=cache_dir, project=folder
-    )
+    result = run_check(checker, [folder], python_version=PYTHON, cache_dir=cache_dir, cwd=folder)
     run = ToolRun(f"typing-literalstring + {checker.name}", checker.version(), 0.0)
     run.seconds = time.perf_counter() - started
     for finding in result.findings:
         key = str(Path(finding.path).resolve())
-        run.flagged.setdefault(key, set()).add(OUR_FAMILIES[finding.rule.family])
+        run.flagged.setdefault(key, set()).add(OUR_FAMILIES.get(finding.rule.family, ANY_FAMILY))
     return run
 
 

@@ -80,7 +80,8 @@ def test_text_output_names_place_rule_sink_source_and_fix(
     _checker("pyright")
     status, out, _ = _check(["--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)
     assert status == EXIT_FINDINGS
-    first = out.splitlines()[:3]
+    header, *first = out.splitlines()[:4]
+    assert re.fullmatch(r"Checked 1 file in \S+ with pyright [\d.]+; Python: .+ \(.+\)", header)
     assert first[0].startswith(f"{VULNERABLE.relative_to(Path.cwd())}:18:12: LS101 sql-injection")
     assert "conn.execute" in first[0]
     assert first[1].strip() == "return conn.execute(query).fetchall()  # LS101 SQL injection"

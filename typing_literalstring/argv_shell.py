@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 
+from .source_edits import apply_edits, byte_offsets
+
 PROBE_MODULE = "_typing_literalstring_probe"
 PROBE_FUNCTION = "typing_literalstring_shell_script"
 PROBE_STUB = f"""from typing_extensions import LiteralString
@@ -139,10 +141,7 @@ class Instrumented:
 
 def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Instrumented:
     """The source with each script wrapped in the probe, and the probe imported."""
-    lines = source.splitlines(keepends=True)
-    offsets = [0]
-    for text in lines:
-        offsets.append(offsets[-1] + len(text.encode("utf-8")))
+    offsets = byte_offsets(source)
     data = source.encode("utf-8")
     edits: list[tuple[int, int, bytes]] = []
     for shell in shells:
@@ -171,7 +170,4 @@ def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Inst
     edits.append(
         (position, position, prefix + f"from {PROBE_MODULE} import {PROBE_FUNCTION}\n".encode())
     )
-    out = bytearray(data)
-    for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
-        out[start:end] = replacement
-    return Instrumented(out.decode("utf-8"), after + 1)
+    return Instrumented(apply_edits(source, edits), after + 1)

@@ -1,35 +1,59 @@
-"""The main job: find every place where a non-literal string reaches an SQL, shell or log sink.
+"""The main job: find every place where a non-literal string reaches a LiteralString.
 
-A finding is an error the checker reports with our tightened stubs and not without them, at a
-call to one of the sinks: the checker stays the judge of what is literal, and errors that have
-nothing to do with the stubs are never findings.  Shells started through argument lists are
-judged on an instrumented copy of the files (see ``argv_shell``).
+The checker runs once on the project's files with our tightened stubs wired in, and stays the
+judge of what is literal.  Each of its errors is then sorted:
+
+- an error that says a non-literal string reached a LiteralString (the team's own helpers,
+  libraries typed with LiteralString such as psycopg 3 or neo4j, declared variables and return
+  types) is a finding of rule LS001, naming the callee and its parameter;
+- an error at a call to one of the sinks we tighten (sqlite3, subprocess, os, asyncio, logging)
+  that the untightened stubs do not give is a finding of that sink's family (LS101, LS201,
+  LS301).  Only the files with errors at such calls are checked a second time, with the
+  untightened stubs, so the comparison costs little;
+- an import the checker could not resolve is counted and said: it makes values Unknown and
+  hides sinks;
+- anything else is one of the checker's other errors.
+
+Shells started through argument lists are judged on an instrumented copy (see ``argv_shell``).
 """
 
 from __future__ import annotations
 
 import ast
-import os
 import shutil
 import tempfile
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence, Tuple
 
-from . import argv_shell
+from . import argv_shell, callees, reveal
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import TypingLiteralStringError
+from .literal_errors import (
+    callee_in,
+    is_about_literal_string,
+    is_no_matching_overload,
+    notes_name_literal_string,
+    unresolved_module,
+)
 from .overlay import UNTIGHTENED
+from .project import (
+    Environment,
+    choose_environment,
+    common_root,
+    module_name,
+    python_files,
+    search_paths,
+)
 from .sinks import (
+    NON_LITERAL,
     SHELL_ARGV,
     Rule,
     SinkCall,
     find_sink_calls,
     innermost_sink_call,
-    parse_file,
     qualified_api,
 )
 
@@ -45,8 +69,12 @@ NOT_ENFORCING = {
     "mypy plugin, which cannot run here: {problem}. Use a supported mypy, or --checker pyright "
     "(or basedpyright, ty, zuban, pyrefly)."
 }
-# Folders a directory walk never enters when looking for files to instrument.
-_SKIPPED_DIRS = {"__pycache__", "node_modules", "site-packages", "venv", "build", "dist"}
+
+Progress = Callable[[str], None]
+
+
+def _silent(_: str) -> None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -55,10 +83,30 @@ class Finding:
     line: int
     column: int
     rule: Rule
-    api: str  # the stdlib API, e.g. "subprocess.run"
-    callee: str  # the callee as written, e.g. "conn.execute"
+    api: str  # what receives the string: "subprocess.run", "myapp.reports.run_report"
+    callee: str  # the callee as written, e.g. "conn.execute"; "" for assignments and returns
     source: str  # the offending source line
     messages: tuple[str, ...]  # what the checker said
+    parameter: str = ""  # the LiteralString parameter, when the checker names it
+    uses_psycopg: bool = False  # the file imports psycopg: point to its safe composition
+
+    @property
+    def fix(self) -> str:
+        return f"{self.rule.fix} {PSYCOPG_FIX}" if self.uses_psycopg else self.rule.fix
+
+
+_PSYCOPG = ("psycopg", "psycopg2")
+PSYCOPG_FIX = (
+    "For dynamic identifiers use psycopg.sql: "
+    'sql.SQL("SELECT * FROM {}").format(sql.Identifier(table)).'
+)
+
+
+@dataclass(frozen=True)
+class Unparsable:
+    path: str
+    line: int
+    message: str
 
 
 @dataclass
@@ -66,9 +114,15 @@ class CheckResult:
     checker: str
     checker_version: str
     profile: str
-    project: Path
+    project: Path  # the project root
+    cwd: Path = field(default_factory=Path.cwd)  # where the user stands: paths are shown from it
+    environment: Environment | None = None
+    files: int = 0  # how many files were checked
     findings: list[Finding] = field(default_factory=lambda: [])
     other: list[Diagnostic] = field(default_factory=lambda: [])  # errors that are not findings
+    unresolved: list[str] = field(default_factory=lambda: [])  # modules that did not resolve
+    unresolved_errors: int = 0
+    unparsable: list[Unparsable] = field(default_factory=lambda: [])
     rebuilt_corrupt_cache: bool = False
 
     def by_family(self) -> Counter[str]:
@@ -82,74 +136,193 @@ def _source_line(path: Path, line: int) -> str:
         return ""
 
 
-def _errors(result: RunResult) -> list[Diagnostic]:
-    return [d for d in result.diagnostics if d.severity == "error"]
+def _errors(result: RunResult, files: set[str]) -> list[Diagnostic]:
+    """The errors in the checked files (mypy also reports modules it followed)."""
+    return [d for d in result.diagnostics if d.severity == "error" and d.path in files]
 
 
-def _key(d: Diagnostic) -> tuple[str, int, int, str]:
+_Key = Tuple[str, int, int, str]
+
+
+def _key(d: Diagnostic) -> _Key:
     return (d.path, d.line, d.column, d.message)
 
 
-def new_errors(tightened: RunResult, stock: RunResult) -> tuple[list[Diagnostic], list[Diagnostic]]:
-    """Errors only the tightened run reports, and the rest of its errors."""
-    remaining = Counter(_key(d) for d in _errors(stock))
-    new: list[Diagnostic] = []
-    old: list[Diagnostic] = []
-    for diagnostic in _errors(tightened):
-        if remaining[_key(diagnostic)] > 0:
-            remaining[_key(diagnostic)] -= 1
-            old.append(diagnostic)
-        else:
-            new.append(diagnostic)
-    return new, old
+# The checkers whose "no overload matches" says nothing of the overloads' parameter types, so
+# the callee's type is revealed (pyrefly's full message and zuban's notes name them).
+_REVEALING = frozenset({"pyright", "basedpyright", "ty"})
 
 
-def findings_at_sinks(new: list[Diagnostic]) -> tuple[list[Finding], list[Diagnostic]]:
-    """Group the new errors by the sink call they fall in; the rest are not findings."""
-    grouped: dict[tuple[str, int, int], list[Diagnostic]] = {}
-    calls: dict[tuple[str, int, int], SinkCall] = {}
-    unplaced: list[Diagnostic] = []
-    parsed: dict[str, list[SinkCall]] = {}
-    for diagnostic in new:
-        if diagnostic.path not in parsed:
-            tree = parse_file(Path(diagnostic.path))
-            parsed[diagnostic.path] = find_sink_calls(*tree) if tree else []
-        call = innermost_sink_call(parsed[diagnostic.path], diagnostic.line, diagnostic.column)
-        if call is None:
-            unplaced.append(diagnostic)
-            continue
-        key = (diagnostic.path, call.line, call.column)
-        grouped.setdefault(key, []).append(diagnostic)
-        calls[key] = call
-    findings: list[Finding] = []
-    for (path, line, column), call in sorted(calls.items()):
-        messages = tuple(d.message for d in grouped[(path, line, column)])
-        findings.append(
-            Finding(
-                path,
-                line,
-                column,
-                call.rule,
-                qualified_api(call, messages),
-                call.callee,
-                _source_line(Path(path), line),
-                messages,
+def _about_literal_strings(
+    run: RunResult, errors: list[Diagnostic], from_stubs: set[_Key], checker: str
+) -> set[_Key]:
+    """The errors that say, in the checker's own words, that a LiteralString refused a str."""
+    notes: dict[tuple[str, int, int], list[Diagnostic]] = {}
+    for d in run.diagnostics:
+        if d.severity == "note":
+            notes.setdefault((d.path, d.line, d.column), []).append(d)
+    return {
+        _key(d)
+        for d in errors
+        if _key(d) not in from_stubs
+        and (
+            is_about_literal_string(d, checker)
+            or (
+                is_no_matching_overload(d)
+                and checker != "mypy+plugin"  # the plugin rewords these itself
+                and notes_name_literal_string(notes.get((d.path, d.line, d.column), []))
             )
         )
-    return findings, unplaced
+    }
 
 
-def python_files(paths: Sequence[Path]) -> list[Path]:
-    """The .py files under ``paths`` (hidden folders, caches and environments left out)."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_file():
-            files.append(path)
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def _revealed(
+    checker: Checker,
+    unsure: list[Diagnostic],
+    parsed: dict[str, _Parsed],
+    root: Path,
+    python_version: str | None,
+    environment: Environment,
+    workdir: Path,
+) -> set[_Key]:
+    """The "no overload matches" errors whose callee's revealed type names LiteralString."""
+    calls: dict[str, dict[int, ast.Call]] = {}
+    for d in unsure:
+        site = callees.site_of(parsed[d.path].tree, d.line, d.column)
+        if site.call is not None and _inside(Path(d.path), root):
+            calls.setdefault(d.path, {})[id(site.call)] = site.call
+    if not calls:
+        return set()
+    mirror = workdir / "mirror"
+    copies = reveal.build_mirror(
+        root,
+        [
+            reveal.RevealRequest(Path(p), parsed[p].source, list(c.values()))
+            for p, c in calls.items()
+        ],
+        mirror,
+    )
+    result = checker.run(
+        [Path(c) for c in copies],
+        python_version=python_version,
+        workdir=workdir / "reveal-run",
+        extra_paths=search_paths(mirror),
+        python=environment.python,
+    )
+    takes_literal = {
+        (str(copies[d.path]), d.line)
+        for d in result.diagnostics
+        if d.path in copies and d.severity != "error" and "LiteralString" in d.message
+    }
+    return {_key(d) for d in unsure if (d.path, d.line) in takes_literal}
+
+
+@dataclass
+class _Parsed:
+    """One checked file's syntax tree and text, and what we derived from it."""
+
+    tree: ast.Module
+    source: str
+    module: str | None
+    sink_calls: list[SinkCall]
+    _names: dict[str, str] | None = None
+
+    @property
+    def names(self) -> dict[str, str]:
+        if self._names is None:
+            self._names = callees.imported_names(self.tree, self.module)
+        return self._names
+
+
+def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
+    try:
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as error:
+        return Unparsable(str(path), error.lineno or 1, error.msg)
+    except (UnicodeDecodeError, ValueError) as error:
+        return Unparsable(str(path), 1, str(error))
+    return _Parsed(tree, source, module_name(path, roots), find_sink_calls(tree, source))
+
+
+def _sink_call_of(parsed: _Parsed | None, diagnostic: Diagnostic) -> SinkCall | None:
+    if parsed is None:
+        return None
+    return innermost_sink_call(parsed.sink_calls, diagnostic.line, diagnostic.column)
+
+
+def _stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str]) -> set[_Key]:
+    """The errors only the tightened stubs give (a multiset difference on the compared files)."""
+    remaining = Counter(_key(d) for d in _errors(stock, files))
+    new: set[_Key] = set()
+    for diagnostic in tightened:
+        if diagnostic.path not in files:
             continue
-        for folder, dirs, names in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS)
-            files.extend(Path(folder) / n for n in sorted(names) if n.endswith(".py"))
-    return files
+        if remaining[_key(diagnostic)] > 0:
+            remaining[_key(diagnostic)] -= 1
+        else:
+            new.add(_key(diagnostic))
+    return new
+
+
+def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic]) -> Finding:
+    messages = tuple(d.message for d in diagnostics)
+    return Finding(
+        diagnostics[0].path,
+        call.line,
+        call.column,
+        call.rule,
+        qualified_api(call, messages),
+        call.callee,
+        _source_line(Path(diagnostics[0].path), call.line),
+        messages,
+    )
+
+
+def _literal_finding(parsed: _Parsed | None, diagnostics: list[Diagnostic]) -> Finding:
+    """An LS001 finding: the checker's own LiteralString error, with the callee named."""
+    first = diagnostics[0]
+    messages = tuple(d.message for d in diagnostics)
+    named = callee_in(messages)
+    site = callees.site_of(parsed.tree, first.line, first.column) if parsed else None
+    callee = ""
+    api = ""
+    line, column = first.line, first.column
+    if site is not None and site.call is not None and parsed is not None:
+        callee = ast.get_source_segment(parsed.source, site.call.func) or ""
+        api = callees.qualify(site.call, named, parsed.names, parsed.source)
+        line, column = site.call.lineno, site.call.col_offset + 1
+    elif named is not None and named.function:
+        api = named.function
+    if not api:
+        kind = site.kind if site is not None else "assignment"
+        function = site.function.name if site is not None and site.function else ""
+        if kind == "return" and parsed is not None and function:
+            owner = f"{parsed.module}." if parsed.module else ""
+            api = f"the return value of {owner}{function}"
+        else:
+            api = "a variable, attribute or item declared LiteralString"
+    return Finding(
+        first.path,
+        line,
+        column,
+        NON_LITERAL,
+        api,
+        callee,
+        _source_line(Path(first.path), line),
+        messages,
+        named.parameter if named is not None else "",
+        parsed is not None
+        and any(q.split(".")[0] in _PSYCOPG for q in (api, *parsed.names.values())),
+    )
 
 
 @dataclass(frozen=True)
@@ -162,30 +335,28 @@ class _InstrumentedCopy:
 
 def _argv_findings(
     checker: Checker,
-    files: Sequence[Path],
+    parsed: dict[str, _Parsed],
     search: list[Path],
     python_version: str | None,
+    environment: Environment,
     workdir: Path,
 ) -> list[Finding]:
     """Judge shells started through argument lists on instrumented copies of the files."""
     copies: dict[str, _InstrumentedCopy] = {}
-    for number, path in enumerate(files):
-        parsed = parse_file(path)
-        shells = argv_shell.find(parsed[0]) if parsed else []
-        if parsed is None or not shells:
+    for number, (name, entry) in enumerate(sorted(parsed.items())):
+        shells = argv_shell.find(entry.tree)
+        if not shells:
             continue
-        tree, source = parsed
+        path = Path(name)
         try:
-            relative = path.resolve().relative_to(search[0])
+            relative = path.relative_to(search[0])
         except ValueError:  # outside the project: keep names apart by their position
             relative = Path("_outside") / str(number) / path.name
         copy = workdir / "instrumented" / relative
         copy.parent.mkdir(parents=True, exist_ok=True)
-        instrumented = argv_shell.instrument(source, tree, shells)
+        instrumented = argv_shell.instrument(entry.source, entry.tree, shells)
         copy.write_text(instrumented.source, encoding="utf-8")
-        copies[str(copy.resolve())] = _InstrumentedCopy(
-            path.resolve(), source, shells, instrumented
-        )
+        copies[str(copy.resolve())] = _InstrumentedCopy(path, entry.source, shells, instrumented)
     if not copies:
         return []
     probe = workdir / "probe"
@@ -196,30 +367,57 @@ def _argv_findings(
         python_version=python_version,
         workdir=workdir / "argv-run",
         extra_paths=[probe, *search],
+        python=environment.python,
     )
     findings: dict[tuple[str, int], Finding] = {}
-    for diagnostic in _errors(result):
-        entry = copies.get(diagnostic.path)
-        if entry is None or argv_shell.PROBE_FUNCTION not in diagnostic.message:
+    for diagnostic in _errors(result, set(copies)):
+        copied = copies[diagnostic.path]
+        if argv_shell.PROBE_FUNCTION not in diagnostic.message:
             continue
-        line = entry.instrumented.original_line(diagnostic.line)
+        line = copied.instrumented.original_line(diagnostic.line)
         call = next(
-            (s.call for s in entry.shells if s.call.lineno <= line <= (s.call.end_lineno or 0)),
+            (s.call for s in copied.shells if s.call.lineno <= line <= (s.call.end_lineno or 0)),
             None,
         )
         if call is None:
             continue
-        findings[(str(entry.original), call.lineno)] = Finding(
-            str(entry.original),
+        findings[(str(copied.original), call.lineno)] = Finding(
+            str(copied.original),
             call.lineno,
             call.col_offset + 1,
             SHELL_ARGV,
             "a shell started through an argument list",
-            ast.get_source_segment(entry.source, call.func) or "",
-            _source_line(entry.original, call.lineno),
+            ast.get_source_segment(copied.source, call.func) or "",
+            _source_line(copied.original, call.lineno),
             (diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>"),),
         )
     return [findings[key] for key in sorted(findings)]
+
+
+def _check_arguments(
+    checker: Checker, paths: Sequence[Path], python_version: str | None
+) -> Checker:
+    """Refuse what cannot be checked before anything runs; the checker as `check` runs it."""
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
+    if not checker.is_installed():
+        checker.executable()  # raises with the install hint
+    if python_version is not None and not checker.supports_target(python_version):
+        oldest, newest = (
+            ".".join(map(str, t)) for t in (checker.oldest_target, checker.newest_target)
+        )
+        raise UsageError(
+            f"{checker.name} checks Python {oldest} to {newest}, not {python_version}: "
+            f"choose a --python-version in that range, or another --checker"
+        )
+    name = checker.name
+    checker = enforcing(checker)
+    if isinstance(checker, MypyPlugin):
+        problem = checker.plugin_problem()
+        if problem is not None:
+            raise UsageError(NOT_ENFORCING[name].format(problem=problem))
+    return checker
 
 
 def run_check(
@@ -229,52 +427,143 @@ def run_check(
     profile: str = "default",
     python_version: str | None = None,
     cache_dir: Path | None = None,
-    project: Path | None = None,
+    python: str | None = None,
+    cwd: Path | None = None,
+    progress: Progress = _silent,
 ) -> CheckResult:
-    """Check ``paths`` with ``checker``; ``project`` (default: here) is on the import path.
+    """Check ``paths`` (none: the project root) with ``checker`` and our tightened stubs.
 
+    The project root is found from the first path (or ``cwd``) upwards; its modules resolve from
+    the root (and ``src/``), third-party ones from ``python`` (see ``choose_environment``).
     mypy runs with our plugin (``typing_literalstring.mypy``), which makes it enforce PEP 675.
     """
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise UsageError(f"no such file or folder: {', '.join(missing)}")
-    if not checker.is_installed():
-        checker.executable()  # raises with the install hint
-    name = checker.name
-    checker = enforcing(checker)
-    if isinstance(checker, MypyPlugin):
-        problem = checker.plugin_problem()
-        if problem is not None:
-            raise UsageError(NOT_ENFORCING[name].format(problem=problem))
-    root = (project or Path.cwd()).resolve()
+    cwd = (cwd or Path.cwd()).resolve()
+    checker = _check_arguments(checker, paths, python_version)
+    root = common_root(paths, cwd)
+    targets = list(paths) or [root]
+    environment = choose_environment(python, root)
+    search = search_paths(root)
+    parsed: dict[str, _Parsed] = {}
+    result = CheckResult(checker.name, checker.version(), profile, root, cwd, environment)
+    for path in python_files(targets):
+        entry = _parse(path, search)
+        if isinstance(entry, Unparsable):
+            result.unparsable.append(entry)
+        else:
+            parsed[str(path.resolve())] = entry
+    if not parsed and not result.unparsable:
+        raise UsageError(f"no Python file to check in {', '.join(map(str, targets))}")
+    result.files = len(parsed)
+    if not parsed:
+        return result
+    progress(f"preparing the tightened stubs for {checker.name}")
     overlay = cached_overlay(checker, profile, cache_dir)
-    baseline = cached_overlay(checker, UNTIGHTENED, cache_dir)
-    result = CheckResult(checker.name, checker.version(), profile, root)
-    result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt or baseline.rebuilt_corrupt
+    result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt
+    files = set(parsed)
     workdir = Path(tempfile.mkdtemp(prefix="typing-literalstring-"))
     try:
-        # Both runs are isolated from the project's own checker configuration: they differ
-        # only in the overlay, so any error one has and the other lacks comes from our stubs.
-        # (A project configured by `init` would otherwise load the tightened stubs twice.)
-        search = [root, *([root / "src"] if (root / "src").is_dir() else [])]
-
-        def run(overlay_root: Path, name: str) -> RunResult:
-            return checker.run(
-                list(paths),
+        progress(f"running {checker.name} on {len(files)} files")
+        run = checker.run(
+            [Path(f) for f in sorted(files)],
+            python_version=python_version,
+            overlay=overlay.root,
+            workdir=workdir / "tightened",
+            extra_paths=search,
+            python=environment.python,
+        )
+        tightened = _errors(run, files)
+        # Errors at calls to our sinks may come from our stubs: compare those files, and only
+        # those, with the untightened stubs.
+        at_sinks = {d.path for d in tightened if _sink_call_of(parsed[d.path], d) is not None}
+        from_stubs: set[_Key] = set()
+        if at_sinks:
+            progress(f"comparing {len(at_sinks)} files with the untightened stubs")
+            stock_overlay = cached_overlay(checker, UNTIGHTENED, cache_dir)
+            result.rebuilt_corrupt_cache |= stock_overlay.rebuilt_corrupt
+            stock = checker.run(
+                [Path(f) for f in sorted(at_sinks)],
                 python_version=python_version,
-                overlay=overlay_root,
-                workdir=workdir / name,
+                overlay=stock_overlay.root,
+                workdir=workdir / "untightened",
                 extra_paths=search,
+                python=environment.python,
             )
-
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            tightened = pool.submit(run, overlay.root, "tightened")
-            stock = pool.submit(run, baseline.root, "untightened")
-            new, old = new_errors(tightened.result(), stock.result())
-        findings, unplaced = findings_at_sinks(new)
-        argv = _argv_findings(checker, python_files(paths), search, python_version, workdir)
-        result.findings = sorted(findings + argv, key=lambda f: (f.path, f.line, f.column))
-        result.other = sorted(old + unplaced)
+            from_stubs = _stub_errors(tightened, stock, at_sinks)
+        about = _about_literal_strings(run, tightened, from_stubs, checker.name)
+        unsure = [
+            d
+            for d in tightened
+            if is_no_matching_overload(d) and _key(d) not in about and _key(d) not in from_stubs
+        ]
+        if unsure and checker.name in _REVEALING:
+            progress(
+                f"asking {checker.name} which of {len(unsure)} overloaded callees take "
+                "LiteralString"
+            )
+            about |= _revealed(checker, unsure, parsed, root, python_version, environment, workdir)
+        result.findings = _classify(tightened, from_stubs, about, parsed, result)
+        progress("checking shells started through argument lists")
+        argv = _argv_findings(checker, parsed, search, python_version, environment, workdir)
+        result.findings = _sort(result.findings + argv)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+def _sort(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.path, f.line, f.column, f.rule.id))
+
+
+def _place(entry: _Parsed, diagnostic: Diagnostic) -> tuple[str, int, int]:
+    """Where an error falls: the call it is about, else its own position."""
+    site = callees.site_of(entry.tree, diagnostic.line, diagnostic.column)
+    if site.call is not None:
+        return (diagnostic.path, site.call.lineno, site.call.col_offset)
+    return (diagnostic.path, diagnostic.line, diagnostic.column)
+
+
+def _classify(
+    errors: list[Diagnostic],
+    from_stubs: set[_Key],
+    about: set[_Key],
+    parsed: dict[str, _Parsed],
+    result: CheckResult,
+) -> list[Finding]:
+    """Sort the tightened run's errors into findings, unresolved imports and other errors."""
+    at_stub_sink: dict[tuple[str, int, int], tuple[SinkCall, list[Diagnostic]]] = {}
+    literal: dict[tuple[str, int, int], list[Diagnostic]] = {}
+    rest: list[Diagnostic] = []
+    unresolved: dict[str, None] = {}
+    for diagnostic in errors:
+        entry = parsed[diagnostic.path]
+        module = unresolved_module(diagnostic)
+        if module is not None:
+            unresolved[module] = None
+            result.unresolved_errors += 1
+            continue
+        call = _sink_call_of(entry, diagnostic)
+        if call is not None and _key(diagnostic) in from_stubs:
+            key = (diagnostic.path, call.line, call.column)
+            at_stub_sink.setdefault(key, (call, []))[1].append(diagnostic)
+        elif _key(diagnostic) in about:
+            literal.setdefault(_place(entry, diagnostic), []).append(diagnostic)
+        else:
+            rest.append(diagnostic)
+    for diagnostic in rest:
+        # pyright follows "no overloads match" with the last overload's complaint about the
+        # same argument: part of the same finding.
+        group = literal.get(_place(parsed[diagnostic.path], diagnostic))
+        if group is not None and any(is_no_matching_overload(d) for d in group):
+            group.append(diagnostic)
+        else:
+            result.other.append(diagnostic)
+    result.unresolved = list(unresolved)
+    result.other.sort()
+    findings = [_stub_finding(call, group) for call, group in at_stub_sink.values()]
+    # A call the stubs already made a sink finding of is not reported twice.
+    stub_calls = {(f.path, f.line, f.column) for f in findings}
+    for group in literal.values():
+        finding = _literal_finding(parsed[group[0].path], group)
+        if (finding.path, finding.line, finding.column) not in stub_calls:
+            findings.append(finding)
+    return findings

@@ -150,6 +150,7 @@ class Checker(ABC):
         workdir: Path,
         extra_paths: Sequence[Path] = (),
         project: Path | None = None,
+        python: Path | None = None,
     ) -> RunResult:
         """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
 
@@ -158,6 +159,7 @@ class Checker(ABC):
         ``project`` set, the checker runs there and reads the project's configuration, and our
         settings are layered on top; the project's files are never changed.
         ``python_version`` None leaves the target to the project's configuration.
+        ``python`` is the interpreter whose packages resolve imports (default: ours).
         """
         workdir.mkdir(parents=True, exist_ok=True)
         invocation = Invocation(
@@ -167,6 +169,7 @@ class Checker(ABC):
             extra_paths=[p.resolve() for p in extra_paths],
             workdir=workdir.resolve(),
             project=project.resolve() if project is not None else None,
+            python=python if python is not None else Path(sys.executable),
         )
         command, env = self.command(invocation)
         try:
@@ -185,8 +188,7 @@ class Checker(ABC):
         output = proc.stdout + proc.stderr
         if proc.returncode not in self.ok_exit_codes:
             raise CheckerFailedError(
-                f"{self.name} failed (exit {proc.returncode}) running {' '.join(command)}:\n"
-                f"{output.strip()[-4000:]}"
+                f"{self.name} failed (exit {proc.returncode}): {self.failure(output)}"
             )
         try:
             diagnostics = self.parse(proc.stdout, invocation.cwd)
@@ -195,6 +197,10 @@ class Checker(ABC):
                 f"could not read {self.name}'s output ({error}):\n{output.strip()[-4000:]}"
             ) from error
         return RunResult(sorted(diagnostics), proc.returncode, output)
+
+    def failure(self, output: str) -> str:
+        """What to tell the user when the checker stopped without checking."""
+        return output.strip()[-4000:]
 
     @abstractmethod
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
@@ -215,6 +221,7 @@ class Invocation:
     extra_paths: Sequence[Path]
     workdir: Path
     project: Path | None
+    python: Path = Path(sys.executable)  # the environment whose packages resolve imports
 
     @property
     def cwd(self) -> Path:
@@ -254,6 +261,12 @@ def _mypy_style(stdout: str, cwd: Path) -> list[Diagnostic]:
     return diagnostics
 
 
+_MYPY_MAIN = (
+    "import sys; del sys.path[0]; sys.argv[0] = 'mypy'; "
+    "from mypy.__main__ import console_entry; console_entry()"
+)
+
+
 class Mypy(Checker):
     name = "mypy"
     distribution = "mypy"
@@ -267,21 +280,49 @@ class Mypy(Checker):
                 f"mypy is not installed: install it with `{Path(sys.executable).name} -m pip "
                 "install mypy`"
             )
-        return [sys.executable, "-m", "mypy"]
+        # Not `-m mypy`: that puts the working folder first on sys.path, and a project's own
+        # types.py or functools.py would then break the interpreter before mypy starts.
+        return [sys.executable, "-c", _MYPY_MAIN]
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         command = [
             *self.executable(),
             "--output=json",
             f"--cache-dir={run.workdir / 'mypy-cache'}",
+            f"--python-executable={run.python}",
         ]
         if run.project is None:
             command.append("--config-file=")  # isolated: no user configuration
+            # Application code is full of unannotated handlers: check their bodies too.  Module
+            # names come from the search path (the project root), so folders without
+            # __init__.py (namespace packages, plugin folders) do not stop mypy.
+            command += ["--check-untyped-defs", "--explicit-package-bases"]
         if run.python_version is not None:
             command.append(f"--python-version={run.python_version}")
         command.extend(str(f) for f in run.files)
         # MYPYPATH comes before the configuration's mypy_path, which keeps working.
         return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
+
+    def failure(self, output: str) -> str:
+        # mypy prints JSON lines or its usage text: say the one line that matters.
+        said: list[str] = []
+        for line in output.splitlines():
+            if line.startswith("{"):
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    continue
+                where = f"{item['file']}: " if item.get("file") else ""
+                said.append(f"{where}{item.get('message', '')}")
+            elif line.strip() and not line.startswith(("usage:", " ")):
+                said.append(line.strip())
+        first = next((s for s in said if s), "no message")
+        return (
+            f"{first} (a target Python older than this mypy supports needs --python-version "
+            f"{'.'.join(map(str, self.oldest_target))} or newer)"
+            if "python_version" in first.lower() or "python version" in first.lower()
+            else first
+        )
 
     def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         diagnostics: list[Diagnostic] = []
@@ -378,7 +419,7 @@ class Pyright(Checker):
             "--project",
             str(config_file),
             "--pythonpath",
-            sys.executable,
+            str(run.python),
             *(str(f) for f in run.files),
         ]
         return command, {}
@@ -424,7 +465,7 @@ class Ty(Checker):
             "check",
             "--output-format=concise",
             "--no-progress",
-            f"--python={sys.executable}",
+            f"--python={run.python}",
             f"--project={run.cwd}",
         ]
         if run.python_version is not None:
@@ -464,7 +505,7 @@ class Zuban(Checker):
             config = run.workdir / "zuban.ini"  # isolated: an empty configuration
             config.write_text("[mypy]\n", encoding="utf-8")
             command.append(f"--config-file={config}")
-        command += ["--show-column-numbers", "--no-pretty", f"--python-executable={sys.executable}"]
+        command += ["--show-column-numbers", "--no-pretty", f"--python-executable={run.python}"]
         if run.python_version is not None:
             command.append(f"--python-version={run.python_version}")
         command.extend(str(f) for f in run.files)
@@ -486,7 +527,7 @@ class Pyrefly(Checker):
             *self.executable(),
             "check",
             "--output-format=json",
-            f"--python-interpreter-path={sys.executable}",
+            f"--python-interpreter-path={run.python}",
         ]
         if run.project is None:
             config = run.workdir / "pyrefly.toml"
@@ -529,7 +570,9 @@ class Pyrefly(Checker):
                 line=int(item["line"]),
                 column=int(item["column"]),
                 severity=str(item["severity"]),
-                message=str(item.get("concise_description") or item["description"]),
+                # The full description: for "no matching overload" it names the closest
+                # overload's parameter types, which the concise one leaves out.
+                message=str(item.get("description") or item["concise_description"]),
                 code=str(item.get("name", "")),
             )
             for item in report["errors"]

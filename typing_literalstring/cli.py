@@ -19,6 +19,7 @@ from .tighten import PROFILES
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
 
 
 def _python_version(value: str) -> str:
@@ -42,6 +43,12 @@ def _stubs(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _progress(message: str) -> None:
+    """Long steps say what they do on stderr, when a person is watching it."""
+    if sys.stderr.isatty():
+        print(f"typing-literalstring: {message}...", file=sys.stderr, flush=True)
+
+
 def _check(args: argparse.Namespace) -> int:
     checker = get_checker(args.checker)
     result = run_check(
@@ -50,6 +57,8 @@ def _check(args: argparse.Namespace) -> int:
         profile=args.profile,
         python_version=args.python_version,
         cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+        python=args.python,
+        progress=_progress,
     )
     if result.rebuilt_corrupt_cache:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
@@ -59,6 +68,8 @@ def _check(args: argparse.Namespace) -> int:
         sys.stdout.write(output.sarif(result))
     else:
         sys.stdout.write(output.text(result, args.show_other))
+    if result.unparsable:
+        return EXIT_ERROR  # some code was not checked
     return EXIT_FINDINGS if result.findings else EXIT_OK
 
 
@@ -102,18 +113,30 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check",
         help="report every non-literal string that reaches an SQL, shell or logging sink",
-        description="Run a type checker on PATHs with the tightened stubs wired in (your own "
-        "configuration is read, never changed) and report each place where a non-literal "
-        "string reaches an SQL, shell or logging-format sink, with how to fix it. "
-        "Exit status: 0 no findings, 1 findings, 2 usage error or tool failure.",
+        description="Run a type checker on PATHs (default: the project root, found from here "
+        "upwards by pyproject.toml, setup.cfg, setup.py or .git) with the tightened stubs wired "
+        "in, and report each place where a non-literal string reaches a LiteralString: our SQL, "
+        "shell and logging-format sinks, your own functions and libraries typed with "
+        "LiteralString, with how to fix it. The checker runs with settings of our own: your "
+        "checker configuration is neither read nor changed. Exit status: 0 no findings, "
+        "1 findings, 2 usage error, tool failure or a file that does not parse, 130 interrupted.",
     )
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files or folders (default: the project root)"
+    )
     check.add_argument("--checker", choices=sorted(COMMAND_CHECKERS), default="pyright")
     check.add_argument("--profile", choices=PROFILES, default="default")
     check.add_argument("--python-version", metavar="X.Y", type=_python_version)
     check.add_argument("--format", choices=output.FORMATS, default="text")
     check.add_argument(
         "--show-other", action="store_true", help="also list the checker's other errors"
+    )
+    check.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the project's Python (or its virtual environment), whose packages resolve "
+        "imports; default: $VIRTUAL_ENV, else .venv or venv in the project root, else the "
+        "Python running this command",
     )
     check.add_argument("--cache-dir", help="where built overlays are kept")
     check.set_defaults(run=_check)
@@ -174,4 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TypingLiteralStringError as error:
         print(f"typing-literalstring: error: {error}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt:
+        # Work folders are removed on the way out and overlays are renamed into place whole,
+        # so an interrupted run leaves nothing behind.
+        print("typing-literalstring: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return result

@@ -3,43 +3,95 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from . import __version__
 from .check import CheckResult, Finding
-from .sinks import RULES
+from .sinks import NON_LITERAL, RULES
 
 FORMATS = ("text", "json", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# How many unresolved module names a notice lists before "and N more".
+_SHOWN_MODULES = 5
 
 
-def _relative(path: str, root: Path) -> str:
+def _relative(path: str, base: Path) -> str:
+    """``path`` as seen from ``base`` (where the user stands), ``..`` included."""
+    try:
+        return Path(os.path.relpath(path, base)).as_posix()
+    except ValueError:  # another drive on Windows
+        return Path(path).as_posix()
+
+
+def _root_relative(path: str, root: Path) -> str:
     try:
         return Path(path).relative_to(root).as_posix()
     except ValueError:
         return Path(path).as_posix()
 
 
+def _sink(finding: Finding) -> str:
+    """What received the string, as the user wrote it and as it is known."""
+    target = finding.api
+    if finding.parameter:
+        target += f", parameter {finding.parameter}"
+    if not finding.callee or finding.callee == finding.api:
+        return target
+    return f"{finding.callee}: {target}"
+
+
+def unresolved_notice(result: CheckResult) -> str | None:
+    """What to say when imports did not resolve: values from them are unknown to the checker."""
+    if not result.unresolved:
+        return None
+    count = len(result.unresolved)
+    shown = ", ".join(result.unresolved[:_SHOWN_MODULES])
+    more = f" and {count - _SHOWN_MODULES} more" if count > _SHOWN_MODULES else ""
+    python = result.environment.python if result.environment else "the project's Python"
+    return (
+        f"{count} imported module{'s' if count != 1 else ''} could not be resolved ({shown}{more}):"
+        f" {result.checker} treats values from them as unknown, so sinks reached through them "
+        f"are not checked. Install the project's dependencies into {python}, or point --python "
+        "at the environment that has them."
+    )
+
+
+def unparsable_notice(result: CheckResult) -> list[str]:
+    return [
+        f"{_relative(u.path, result.cwd)}:{u.line}: not checked: it does not parse: {u.message}"
+        for u in result.unparsable
+    ]
+
+
 def text(result: CheckResult, show_other: bool = False) -> str:
-    lines: list[str] = []
+    python = f"; Python: {result.environment.describe()}" if result.environment else ""
+    lines: list[str] = [
+        f"Checked {result.files} file{'s' if result.files != 1 else ''} in "
+        f"{_relative(str(result.project), result.cwd)} with {result.checker} "
+        f"{result.checker_version}{python}"
+    ]
     for finding in result.findings:
-        where = f"{_relative(finding.path, result.project)}:{finding.line}:{finding.column}"
-        sink = (
-            finding.callee if finding.callee == finding.api else f"{finding.callee}: {finding.api}"
-        )
+        where = f"{_relative(finding.path, result.cwd)}:{finding.line}:{finding.column}"
         lines.append(
             f"{where}: {finding.rule.id} {finding.rule.name}: {finding.rule.summary.rstrip('.')} "
-            f"({sink})"
+            f"({_sink(finding)})"
         )
         lines.append(f"    {finding.source}")
-        lines.append(f"    fix: {finding.rule.fix}")
+        if finding.rule is NON_LITERAL:
+            lines.append(f"    {result.checker}: {finding.messages[0].splitlines()[0]}")
+        lines.append(f"    fix: {finding.fix}")
     if show_other:
         for d in result.other:
             lines.append(
-                f"{_relative(d.path, result.project)}:{d.line}:{d.column}: {result.checker}: "
+                f"{_relative(d.path, result.cwd)}:{d.line}:{d.column}: {result.checker}: "
                 f"{d.message.splitlines()[0]}"
             )
+    lines.extend(f"error: {line}" for line in unparsable_notice(result))
+    notice = unresolved_notice(result)
+    if notice is not None:
+        lines.append(f"warning: {notice}")
     families = result.by_family()
     summary = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
     count = len(result.findings)
@@ -56,9 +108,9 @@ def text(result: CheckResult, show_other: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _finding_json(finding: Finding, root: Path) -> dict[str, Any]:
+def _finding_json(finding: Finding, cwd: Path) -> dict[str, Any]:
     return {
-        "path": _relative(finding.path, root),
+        "path": _relative(finding.path, cwd),
         "line": finding.line,
         "column": finding.column,
         "rule": finding.rule.id,
@@ -66,8 +118,9 @@ def _finding_json(finding: Finding, root: Path) -> dict[str, Any]:
         "family": finding.rule.family,
         "sink": finding.api,
         "callee": finding.callee,
+        "parameter": finding.parameter,
         "source": finding.source,
-        "fix": finding.rule.fix,
+        "fix": finding.fix,
         "checker_messages": list(finding.messages),
     }
 
@@ -77,13 +130,28 @@ def as_json(result: CheckResult, show_other: bool = False) -> str:
         "tool": {"name": "typing-literalstring", "version": __version__},
         "checker": {"name": result.checker, "version": result.checker_version},
         "profile": result.profile,
-        "findings": [_finding_json(f, result.project) for f in result.findings],
+        "project": str(result.project),
+        "python": {
+            "path": str(result.environment.python) if result.environment else None,
+            "source": result.environment.source if result.environment else None,
+        },
+        "files": result.files,
+        "findings": [_finding_json(f, result.cwd) for f in result.findings],
         "other_errors": len(result.other),
+        "unresolved_imports": {
+            "modules": result.unresolved,
+            "errors": result.unresolved_errors,
+            "notice": unresolved_notice(result),
+        },
+        "unparsable": [
+            {"path": _relative(u.path, result.cwd), "line": u.line, "message": u.message}
+            for u in result.unparsable
+        ],
     }
     if show_other:
         document["other"] = [
             {
-                "path": _relative(d.path, result.project),
+                "path": _relative(d.path, result.cwd),
                 "line": d.line,
                 "column": d.column,
                 "message": d.message,
@@ -112,12 +180,12 @@ def sarif(result: CheckResult) -> str:
             "ruleId": f.rule.id,
             "ruleIndex": index[f.rule.id],
             "level": "error",
-            "message": {"text": f"{f.rule.summary} Sink: {f.api} ({f.callee}). Fix: {f.rule.fix}"},
+            "message": {"text": f"{f.rule.summary} Sink: {_sink(f)}. Fix: {f.fix}"},
             "locations": [
                 {
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": _relative(f.path, result.project),
+                            "uri": _root_relative(f.path, result.project),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {
@@ -131,6 +199,27 @@ def sarif(result: CheckResult) -> str:
         }
         for f in result.findings
     ]
+    notifications: list[dict[str, Any]] = [
+        {
+            "level": "error",
+            "message": {"text": f"not checked: it does not parse: {u.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": _root_relative(u.path, result.project),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {"startLine": u.line},
+                    }
+                }
+            ],
+        }
+        for u in result.unparsable
+    ]
+    notice = unresolved_notice(result)
+    if notice is not None:
+        notifications.append({"level": "warning", "message": {"text": notice}})
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -147,6 +236,12 @@ def sarif(result: CheckResult) -> str:
                     "%SRCROOT%": {"uri": result.project.as_uri().rstrip("/") + "/"}
                 },
                 "results": results,
+                "invocations": [
+                    {
+                        "executionSuccessful": not result.unparsable,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
                 "properties": {
                     "checker": result.checker,
                     "checkerVersion": result.checker_version,

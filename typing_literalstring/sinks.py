@@ -18,6 +18,14 @@ class Rule:
     fix: str
 
 
+NON_LITERAL = Rule(
+    "LS001",
+    "non-literal-string",
+    "LiteralString",
+    "A non-literal string reaches a LiteralString.",
+    "Keep the text literal and pass values separately (as query parameters or arguments); "
+    "build any dynamic part from literal strings only.",
+)
 SQL = Rule(
     "LS101",
     "sql-injection",
@@ -50,7 +58,7 @@ LOGGING = Rule(
     "A non-literal string is used as a logging format string.",
     'Keep the message literal and pass values as logging arguments: logger.info("Got %s", value).',
 )
-RULES = (SQL, SHELL, SHELL_ARGV, LOGGING)
+RULES = (NON_LITERAL, SQL, SHELL, SHELL_ARGV, LOGGING)
 
 # The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:
 # which class they belong to is the checker's business, and only calls the checker flagged with

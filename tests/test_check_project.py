@@ -1,0 +1,325 @@
+"""`check` on a project as users have one: its own LiteralString helpers, a library typed with
+LiteralString (psycopg 3), its root found from anywhere inside, its own virtual environment,
+folders without __init__.py, and broken input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typing_literalstring import check as check_module
+from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Checker, RunResult
+from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, main
+
+REPORTS = """\
+from typing_extensions import LiteralString
+
+
+def run_report(sql: LiteralString) -> None: ...
+
+
+class Db:
+    def query(self, text: LiteralString) -> None: ...
+
+
+def build(user: str) -> LiteralString:
+    return user  # return
+
+
+def use(user: str, db: Db) -> None:
+    run_report(f"SELECT {user}")  # helper
+    db.query("SELECT " + user)  # method
+    declared: LiteralString = user  # assignment
+    run_report("SELECT 1")
+    db.query("SELECT name FROM users")
+"""
+MAIN = """\
+from myapp.reports import run_report
+
+
+def handler(user: str) -> None:
+    run_report(user)  # imported helper
+"""
+PSYCOPG = """\
+import psycopg
+from psycopg import sql
+
+
+def fetch(conn: psycopg.Connection, user: str, table: str) -> None:
+    with conn.cursor() as cur:
+        cur.execute(f"SELECT * FROM users WHERE name = '{user}'")  # f-string
+        cur.execute("SELECT * FROM users WHERE name = %s", (user,))
+        cur.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(table)))
+        cur.execute(sql.SQL(f"SELECT * FROM {table}"))  # SQL of an f-string
+    conn.execute("SELECT " + user)  # concatenation
+"""
+
+
+def _checker(name: str) -> Checker:
+    checker = CHECKERS[name]
+    if not checker.is_installed():
+        pytest.skip(f"{name} is not installed")
+    return checker
+
+
+def _marked(path: Path) -> set[int]:
+    """The lines whose comment says what reaches a LiteralString there."""
+    return {n for n, text in enumerate(path.read_text().splitlines(), 1) if "  # " in text}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "myapp-project"
+    package = root / "myapp"
+    package.mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "myapp"\n')
+    (package / "__init__.py").write_text("")
+    (package / "reports.py").write_text(REPORTS)
+    (package / "main.py").write_text(MAIN)
+    return root
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str], cache: Path) -> tuple[int, str, str]:
+    status = main(["check", "--cache-dir", str(cache), *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def _json(
+    args: list[str], capsys: pytest.CaptureFixture[str], cache: Path
+) -> tuple[int, dict[str, Any]]:
+    status, out, _ = _run(["--format", "json", *args], capsys, cache)
+    return status, json.loads(out)
+
+
+def _places(document: dict[str, Any]) -> set[tuple[str, int, str]]:
+    return {(f["path"], f["line"], f["rule"]) for f in document["findings"]}
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_the_teams_own_literal_string_helpers_are_findings(
+    name: str,
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _checker(name)
+    monkeypatch.chdir(project)
+    status, document = _json(["--checker", name], capsys, tmp_path / "cache")
+    assert status == EXIT_FINDINGS
+    expected = {("myapp/reports.py", n, "LS001") for n in _marked(project / "myapp/reports.py")}
+    expected |= {("myapp/main.py", n, "LS001") for n in _marked(project / "myapp/main.py")}
+    assert _places(document) == expected
+    by_line = {(f["path"], f["line"]): f for f in document["findings"]}
+    helper = by_line[("myapp/main.py", 5)]
+    assert helper["sink"] == "myapp.reports.run_report"
+    assert helper["callee"] == "run_report"
+    assert "Keep the text literal" in helper["fix"]
+    assert by_line[("myapp/reports.py", 12)]["sink"] == "the return value of myapp.reports.build"
+    assert document["other_errors"] == 0
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_psycopg3_typed_with_literal_string_is_checked(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """psycopg 3 (installed from PyPI) types Cursor.execute and sql.SQL with LiteralString."""
+    _checker(name)
+    pytest.importorskip("psycopg")
+    monkeypatch.chdir(tmp_path)
+    code = tmp_path / "db.py"
+    code.write_text(PSYCOPG)
+    status, document = _json(["--checker", name, str(code)], capsys, tmp_path / "cache")
+    assert status == EXIT_FINDINGS
+    assert _places(document) == {("db.py", n, "LS001") for n in _marked(code)} or (
+        # mypy's plugin flags psycopg's sql.SQL(...).format(...) (issue 11), not a finding here.
+        name == "mypy" and {p[1] for p in _places(document)} >= _marked(code)
+    )
+    for finding in document["findings"]:
+        if finding["line"] == 7:
+            assert "psycopg.sql" in finding["fix"]
+
+
+def test_the_same_findings_from_the_root_its_parent_and_a_subfolder(
+    project: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _checker("pyright")
+    cache = tmp_path / "cache"
+    monkeypatch.chdir(project)
+    _, from_root = _json([], capsys, cache)
+    monkeypatch.chdir(project.parent)
+    _, from_parent = _json([project.name], capsys, cache)
+    monkeypatch.chdir(project / "myapp")
+    _, from_subfolder = _json([], capsys, cache)
+    lines = {(Path(p).name, n, r) for p, n, r in _places(from_root)}
+    assert lines == {(Path(p).name, n, r) for p, n, r in _places(from_parent)}
+    assert lines == {(Path(p).name, n, r) for p, n, r in _places(from_subfolder)}
+    # Paths are shown from where the user stands.
+    assert ("myapp/main.py", 5, "LS001") in _places(from_root)
+    assert ("myapp-project/myapp/main.py", 5, "LS001") in _places(from_parent)
+    assert ("main.py", 5, "LS001") in _places(from_subfolder)
+    assert from_subfolder["project"] == str(project)
+
+
+def _venv_with_library(folder: Path) -> Path:
+    """A virtual environment holding a library typed with LiteralString, and nothing else."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    purelib = subprocess.run(
+        [
+            str(folder / "bin" / "python"),
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('purelib'))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    library = Path(purelib) / "reportlib"
+    library.mkdir()
+    (library / "__init__.py").write_text(
+        "from typing_extensions import LiteralString\n\n"
+        "def run_query(sql: LiteralString) -> None: ...\n"
+    )
+    (library / "py.typed").write_text("")
+    return folder / "bin" / "python"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the venv layout used here is POSIX")
+def test_the_projects_virtual_environment_resolves_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tool is installed apart from the project (pipx, pre-commit): the project's .venv
+    still resolves its imports, and without it the unresolved import is said, not hidden."""
+    _checker("pyright")
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "app.py").write_text(
+        "from reportlib import run_query\n\ndef f(user: str) -> None:\n    run_query(user)\n"
+    )
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    monkeypatch.chdir(root)
+    cache = tmp_path / "cache"
+    status, document = _json([], capsys, cache)
+    assert status == EXIT_OK
+    unresolved = document["unresolved_imports"]
+    assert isinstance(unresolved, dict)
+    assert unresolved["modules"] == ["reportlib"]
+    assert "--python" in unresolved["notice"]
+    status, out, _ = _run([], capsys, cache)
+    assert "warning: 1 imported module could not be resolved (reportlib)" in out
+    status, sarif, _ = _run(["--format", "sarif"], capsys, cache)
+    notes = json.loads(sarif)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert "reportlib" in notes[0]["message"]["text"]
+
+    python = _venv_with_library(root / ".venv")
+    status, document = _json([], capsys, cache)
+    assert status == EXIT_FINDINGS
+    assert _places(document) == {("app.py", 4, "LS001")}
+    assert document["python"] == {"path": str(python), "source": ".venv in the project root"}
+    assert document["unresolved_imports"]["modules"] == []
+    # The virtual environment itself is never checked as project code.
+    assert document["files"] == 1
+    # --python wins over the project's .venv; a path that is no Python is refused plainly.
+    status, _, err = _run(["--python", str(tmp_path / "nope")], capsys, cache)
+    assert status == EXIT_ERROR
+    assert "--python" in err
+    assert "no such interpreter" in err
+
+
+def test_mypy_checks_unannotated_bodies_and_folders_without_init(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("mypy")
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "proj"
+    (root / "plugins").mkdir(parents=True)
+    (root / "scripts").mkdir()
+    (root / "setup.cfg").write_text("")
+    (root / "plugins" / "util.py").write_text(
+        "import subprocess\n\ndef handler(request):\n"
+        '    subprocess.run("ls " + str(request), shell=True)\n'
+    )
+    (root / "scripts" / "util.py").write_text("def g() -> None: ...\n")
+    status, document = _json(["--checker", "mypy", str(root)], capsys, tmp_path / "cache")
+    # Two util.py in folders without __init__.py: plain mypy stops on "Duplicate module".
+    assert status == EXIT_FINDINGS
+    assert _places(document) == {("proj/plugins/util.py", 4, "LS201")}
+
+
+def test_a_file_that_does_not_parse_is_reported_and_the_rest_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("pyright")
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    (tmp_path / "good.py").write_text("import os\n\ndef f(u: str) -> None:\n    os.system(u)\n")
+    status, out, _ = _run([str(tmp_path)], capsys, tmp_path / "cache")
+    assert status == EXIT_ERROR
+    assert "broken.py:1: not checked: it does not parse: invalid syntax" in out
+    assert "good.py:4:5: LS201" in out
+
+
+def test_a_folder_without_python_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "empty").mkdir()
+    status, out, err = _run([str(tmp_path / "empty")], capsys, tmp_path / "cache")
+    assert status == EXIT_ERROR
+    assert out == ""
+    assert "no Python file to check in" in err
+
+
+def test_a_target_outside_the_checkers_range(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    _checker("mypy")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    status, out, err = _run(
+        ["--checker", "mypy", "--python-version", "3.8", str(tmp_path)], capsys, tmp_path / "c"
+    )
+    assert status == EXIT_ERROR
+    assert out == ""
+    assert err.strip().splitlines() == [
+        "typing-literalstring: error: mypy checks Python 3.10 to 3.14, not 3.8: choose a "
+        "--python-version in that range, or another --checker"
+    ]
+
+
+def test_ctrl_c_is_one_line_and_exit_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("typing_literalstring.cli.run_check", interrupted)
+    status, out, err = _run([str(tmp_path)], capsys, tmp_path / "cache")
+    assert status == EXIT_INTERRUPTED
+    assert (out, err) == ("", "typing-literalstring: interrupted\n")
+
+
+def test_only_files_with_errors_at_sink_calls_are_checked_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The untightened comparison runs on the files with errors at sink calls, not on all."""
+    checker = _checker("pyright")
+    (tmp_path / "sink.py").write_text("import os\n\ndef f(u: str) -> None:\n    os.system(u)\n")
+    for n in range(3):
+        (tmp_path / f"plain{n}.py").write_text("def g(x: int) -> int:\n    return x\n")
+    runs: list[int] = []
+    real_run = type(checker).run
+
+    def counting(self: Checker, files: list[Path], **kwargs: Any) -> RunResult:  # noqa: ANN401
+        runs.append(len(files))
+        return real_run(self, files, **kwargs)
+
+    monkeypatch.setattr(type(checker), "run", counting)
+    result = check_module.run_check(checker, [tmp_path], cache_dir=tmp_path / "cache")
+    assert [f.rule.id for f in result.findings] == ["LS201"]
+    assert runs == [4, 1]

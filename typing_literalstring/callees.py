@@ -1,0 +1,129 @@
+"""Name the function a LiteralString error is about: ``myapp.reports.run_report``.
+
+pyright says only ``in function "run_report"``; the import that brought the name into the file
+says where it lives.  This reads the file's imports and top-level definitions (no execution, no
+checker run) and combines them with what the checker's message tells (a class name from zuban or
+mypy, a qualified name from pyrefly or our mypy plugin).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .literal_errors import Callee
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where an error falls: the innermost call whose arguments hold it, and what kind it is."""
+
+    kind: str  # "argument", "return", "assignment"
+    call: ast.Call | None
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None  # the enclosing function
+
+
+def _contains(node: ast.AST, line: int, column: int) -> bool:
+    start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0) + 1)
+    end_line = getattr(node, "end_lineno", None) or start[0]
+    # end_col_offset is exclusive and 0-based: the last character's 1-based column.
+    end = (end_line, getattr(node, "end_col_offset", None) or 10**9)
+    return start <= (line, column) <= end
+
+
+def site_of(tree: ast.Module, line: int, column: int) -> Site:
+    """The innermost call holding (line, column) outside its callee, else the statement kind."""
+    best_call: ast.Call | None = None
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    kind = "assignment"
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and _contains(node, line, column)
+            and (function is None or node.lineno >= function.lineno)
+        ):
+            function = node
+        if isinstance(node, ast.Call):
+            # A keyword argument from its name on (ty points there); Python 3.8's keyword
+            # nodes have no position, so there only its value.
+            arguments: list[ast.AST] = [
+                *node.args,
+                *(k if hasattr(k, "lineno") else k.value for k in node.keywords),
+            ]
+            # Checkers place "no overload matches" at the call itself or its parentheses,
+            # the rest at an argument.
+            at_call = (node.lineno, node.col_offset + 1) == (line, column) or (
+                _contains(node, line, column) and not _contains(node.func, line, column)
+            )
+            if (at_call or any(_contains(a, line, column) for a in arguments)) and (
+                best_call is None or (node.lineno, node.col_offset) >= _start(best_call)
+            ):
+                best_call = node
+        if (
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and _contains(node.value, line, column)
+        ):
+            kind = "return"
+    if best_call is not None:
+        return Site("argument", best_call, function)
+    return Site(kind, None, function)
+
+
+def _start(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def imported_names(tree: ast.Module, module: str | None) -> dict[str, str]:
+    """Each name a file binds by import or top-level definition -> its qualified name."""
+    names: dict[str, str] = {}
+    package = module.rpartition(".")[0] if module else ""
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    names[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    names[top] = top
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+                base = ".".join([*parts, *([node.module] if node.module else [])])
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names[node.name] = f"{module}.{node.name}" if module else node.name
+    return names
+
+
+def _dotted(node: ast.expr) -> list[str] | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return [node.id, *reversed(parts)]
+    return None
+
+
+def qualify(call: ast.Call, callee: Callee | None, names: dict[str, str], source: str) -> str:
+    """The best qualified name of the called function that the file and the message allow."""
+    if callee is not None and callee.qualified:
+        # pyrefly names functions of the same file without their module: `Db.query`.
+        head, _, rest = callee.function.partition(".")
+        return (
+            ".".join([names[head], *([rest] if rest else [])])
+            if head in names
+            else head + (f".{rest}" if rest else "")
+        )
+    dotted = _dotted(call.func)
+    if dotted is not None and dotted[0] in names:
+        # `run_report(...)`, `reports.run_report(...)`, `sql.SQL(...)`: through the import.
+        return ".".join([names[dotted[0]], *dotted[1:]])
+    method = dotted[-1] if dotted else (callee.function if callee else "")
+    if callee is not None and callee.cls:
+        return f"{names.get(callee.cls, callee.cls)}.{method}"
+    return ast.get_source_segment(source, call.func) or method

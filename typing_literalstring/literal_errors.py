@@ -1,0 +1,126 @@
+"""Which of a checker's errors say that a non-literal string reached a LiteralString.
+
+Measured on pyright 1.1.414, basedpyright 1.40.2, ty 1.0.0, zuban 0.11.1, pyrefly 1.5.0 and mypy
+2.4.1 with our plugin, on a user module with a ``def run_report(sql: LiteralString)`` helper, a
+method, a return, an assignment, an attribute, a TypedDict item and a ``list[LiteralString]``
+(docs/checker-messages.md lists every message).  Each checker says it differently, but every one
+names LiteralString as the *expected* side; an error where LiteralString is only the actual type
+(``"LiteralString" is not assignable to "int"``) is not about literal strings.
+
+Also here: the errors that say an import did not resolve, since an unresolved import turns values
+into Unknown and silently hides sinks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .checkers import Diagnostic
+
+# The expected side of an assignability message names LiteralString, in each checker's words.
+_EXPECTED_LITERAL_STRING = re.compile(
+    r"(?:"
+    r"assignable to (?:return type |declared type |declared return type |attribute `?\w+`? "
+    r"(?:of|with) type )?"  # pyright, ty, pyrefly
+    r"|parameter [\"`]\w+[\"`] (?:of|with) type "  # pyright, pyrefly
+    r"|[Ee]xpected:? "  # ty, zuban, mypy
+    r"|variable has type "  # zuban, mypy
+    r"|has type |with type |declared type "  # TypedDict items, attributes
+    r")[\"`][^\"`]*\bLiteralString\b"
+)
+# How each checker names the function whose parameter it checked.
+_CALLEE = (
+    re.compile(r'parameter "(?P<param>\w+)".* in function "(?P<function>\w+)"'),  # pyright
+    re.compile(r"parameter `(?P<param>\w+)`.* in function `(?P<qualified>[\w.]+)`"),  # pyrefly
+    re.compile(r"Argument to (?:function|bound method) `(?P<dotted>[\w.]+)`"),  # ty
+    re.compile(  # zuban, mypy
+        r'Argument (?P<position>\d+) to "(?P<function>\w+)"(?: of "(?P<cls>\w+)")?'
+    ),
+)
+# Our mypy plugin's note (setting `callee_notes`): the fully qualified callee.
+_PLUGIN_NOTE = re.compile(r'LiteralString parameter "(?P<param>[^"]+)" of "(?P<qualified>[\w.]+)"')
+
+_UNRESOLVED_CODES = frozenset(
+    {
+        "reportMissingImports",  # pyright, basedpyright
+        "unresolved-import",  # ty
+        "import-not-found",  # mypy, zuban
+        "missing-import",  # pyrefly
+        "import-untyped",  # mypy: installed without types, so every value from it is Any
+    }
+)
+_UNRESOLVED_MODULE = re.compile(
+    r"(?:Import|module|module named|imported module|Could not find import of) "
+    r"[\"`'](?P<module>[\w.]+)[\"`']"
+)
+
+
+# "No overload matches": the message may not say which parameter types refused the argument.
+_NO_MATCHING_OVERLOAD = {
+    "reportCallIssue": "No overloads for",  # pyright, basedpyright
+    "no-matching-overload": "",  # ty, pyrefly
+    "call-overload": "",  # zuban, mypy
+}
+
+
+def is_no_matching_overload(diagnostic: Diagnostic) -> bool:
+    start = _NO_MATCHING_OVERLOAD.get(diagnostic.code)
+    return start is not None and diagnostic.message.startswith(start)
+
+
+def notes_name_literal_string(notes: list[Diagnostic]) -> bool:
+    """zuban's notes list the overload variants: does one take LiteralString?"""
+    return any(re.search(r"\bLiteralString\b", note.message) for note in notes)
+
+
+def is_about_literal_string(diagnostic: Diagnostic, checker: str) -> bool:
+    """Whether the error says a non-literal string reached a LiteralString."""
+    if checker == "mypy+plugin":
+        return diagnostic.code == "literal-string"
+    return bool(_EXPECTED_LITERAL_STRING.search(diagnostic.message))
+
+
+@dataclass(frozen=True)
+class Callee:
+    """What the checker's message says about the called function."""
+
+    function: str = ""  # its name, or a dotted name when the checker gives one
+    qualified: bool = False  # ``function`` is fully qualified (pyrefly, the mypy plugin)
+    cls: str = ""  # the class of a method when the checker names it (zuban, mypy)
+    parameter: str = ""  # the parameter's name, or "argument N"
+
+
+def callee_in(messages: tuple[str, ...]) -> Callee | None:
+    """The callee named in a checker's messages, or None for assignments and returns."""
+    for message in messages:
+        note = _PLUGIN_NOTE.search(message)
+        if note is not None:
+            return Callee(note["qualified"], True, "", note["param"])
+    for message in messages:
+        for pattern in _CALLEE:
+            match = pattern.search(message)
+            if match is None:
+                continue
+            found = match.groupdict()
+            param = found.get("param") or ""
+            if found.get("position"):
+                param = f"argument {found['position']}"
+            if found.get("qualified"):
+                return Callee(found["qualified"] or "", True, "", param)
+            if found.get("dotted"):
+                dotted = found["dotted"] or ""
+                cls, _, function = dotted.rpartition(".")
+                return Callee(function, False, cls, param)
+            return Callee(found.get("function") or "", False, found.get("cls") or "", param)
+    return None
+
+
+def unresolved_module(diagnostic: Diagnostic) -> str | None:
+    """The module an unresolved-import error names, or None when it is not one."""
+    if diagnostic.code not in _UNRESOLVED_CODES and not (
+        diagnostic.code == "" and "Cannot find" in diagnostic.message
+    ):
+        return None
+    match = _UNRESOLVED_MODULE.search(diagnostic.message)
+    return match["module"] if match else diagnostic.message.split("\n")[0]

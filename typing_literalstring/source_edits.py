@@ -1,0 +1,26 @@
+"""Edits to Python source by byte range: ast columns are UTF-8 byte offsets, not characters."""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+# The line ends Python's tokenizer knows (str.splitlines also splits on \f, \x1c and others).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def byte_offsets(source: str) -> list[int]:
+    """The byte offset of each line's start (ast columns are UTF-8 byte offsets)."""
+    offsets = [0]
+    for match in _LINE.finditer(source):
+        text = match.group(0)
+        offsets.append(offsets[-1] + len(text.encode("utf-8")))
+    return offsets
+
+
+def apply_edits(source: str, edits: Sequence[tuple[int, int, bytes]]) -> str:
+    """Replace byte ranges (start, end) of ``source``, later ones first so offsets hold."""
+    out = bytearray(source.encode("utf-8"))
+    for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
+        out[start:end] = replacement
+    return out.decode("utf-8")
