@@ -39,8 +39,9 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
 from typing_literalstring.cache import cached_overlay  # noqa: E402
 from typing_literalstring.check import run_check  # noqa: E402
-from typing_literalstring.checkers import CHECKERS, Checker, Diagnostic  # noqa: E402
+from typing_literalstring.checkers import CHECKERS, Checker, Diagnostic, enforcing  # noqa: E402
 from typing_literalstring.overlay import build_overlay  # noqa: E402
+from typing_literalstring.project import find_root, python_files, search_paths  # noqa: E402
 
 CORPUS = REPO / "benchmarks" / "corpus"
 EXPLANATIONS = REPO / "benchmarks" / "explanations.json"
@@ -375,6 +376,7 @@ def cost(reps: int) -> list[str]:
 
     if CHECKERS["mypy+plugin"].is_installed():
         lines += ["", *plugin_cost(projects, reps, work / "plugin")]
+    lines += ["", *check_cost(projects, reps, work / "check")]
 
     started = time.perf_counter()
     ran = [n for n in CHECKERS if CHECKERS[n].is_installed()]
@@ -386,6 +388,77 @@ def cost(reps: int) -> list[str]:
         f"{time.perf_counter() - started:.0f} s wall time.",
     ]
     return lines
+
+
+CHECK_COST_HEADING = "### `check` against one plain run of its checker"
+CHECK_COST_CHECKERS = ("pyright", "basedpyright", "mypy", "ty", "zuban", "pyrefly")
+
+
+def check_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
+    """What `check` costs against one plain run of the checker it runs, on the same files.
+
+    `check` runs its checker once with the tightened stubs, again untightened only on the files
+    with errors at sink calls, once more on instrumented copies of the files that start shells
+    through argument lists, and asks for revealed types where an overload error is unclear.
+    The plain run is the same checker, same files and settings, without our stubs (for mypy:
+    with our plugin, as `check` runs it).  The overlay cache is warm, as it is after a first use.
+    """
+    lines = [
+        CHECK_COST_HEADING,
+        "",
+        f"`check --checker NAME PACKAGE` from the sdist's root against one plain run; {reps} runs "
+        "of each, alternating; overlay cache warm.",
+        "",
+        "| checker | project | files | plain run (median s) | check (median s) | ratio (median) |",
+        "|---|---|---|---|---|---|",
+    ]
+    summary: list[str] = []
+    cache = work / "cache"
+    for name in CHECK_COST_CHECKERS:
+        checker = CHECKERS[name]
+        if not checker.is_installed():
+            continue
+        runs_as = enforcing(checker)
+        ratios_all: list[float] = []
+        for requirement, folder in projects.items():
+            root = find_root(folder)
+            files = python_files([folder])
+            run_check(checker, [folder], cache_dir=cache, cwd=root)  # warms the cache
+            plain: list[float] = []
+            checked: list[float] = []
+            for rep in range(reps):
+                for ours in (False, True) if rep % 2 == 0 else (True, False):
+                    run_dir = work / "runs" / f"{name}-{folder.name}-{rep}-{ours}"
+                    started = time.perf_counter()
+                    if ours:
+                        run_check(checker, [folder], cache_dir=cache, cwd=root)
+                    else:
+                        runs_as.run(
+                            files,
+                            python_version=None,
+                            workdir=run_dir,
+                            extra_paths=search_paths(root),
+                        )
+                    (checked if ours else plain).append(time.perf_counter() - started)
+            ratios = [c / p for c, p in zip(checked, plain)]
+            ratios_all += ratios
+            lines.append(
+                f"| {name} {checker.version()} | {requirement} | {len(files)} | "
+                f"{statistics.median(plain):.2f} | {statistics.median(checked):.2f} | "
+                f"{statistics.median(ratios):.2f} |"
+            )
+        summary.append(f"| {name} | {statistics.median(ratios_all):.2f} |")
+    return [*lines, "", "| checker | median ratio, all projects |", "|---|---|", *summary]
+
+
+def _replace_section(text: str, heading: str, section: list[str]) -> str:
+    """``text`` with the section under ``heading`` (to the next heading) replaced."""
+    body = "\n".join(section) + "\n"
+    start = text.find(heading)
+    if start < 0:
+        return text.rstrip("\n") + "\n\n" + body
+    end = text.find("\n#", start + len(heading))
+    return text[:start] + body + (text[end + 1 :] if end >= 0 else "")
 
 
 def _mypy_seconds(checker: Checker, files: list[Path], overlay: Path, workdir: Path) -> float:
@@ -477,11 +550,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--detection", action="store_true", help="only the detection benchmark")
     parser.add_argument("--cost", action="store_true", help="only the cost benchmark")
+    parser.add_argument(
+        "--check-cost",
+        action="store_true",
+        help="only `check` against a plain run; replaces that section of --out",
+    )
     parser.add_argument("--cases", type=int, help="only the first N cases of each family")
     parser.add_argument("--tools", nargs="*", default=[*ENFORCING, "bandit", "ruff"])
     parser.add_argument("--reps", type=int, default=5, help="cost: runs of each kind")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
+    if args.check_cost:
+        work = Path(tempfile.mkdtemp(prefix="tls-check-cost-"))
+        section = check_cost(fetch_projects(work / "sdists"), args.reps, work)
+        previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        args.out.write_text(_replace_section(previous, CHECK_COST_HEADING, section), "utf-8")
+        print("\n".join(section))
+        return 0
     both = not args.detection and not args.cost
     cases = load_cases()
     if args.cases:

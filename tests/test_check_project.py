@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from typing_literalstring import check as check_module
-from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Checker, RunResult
+from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Checker, Diagnostic, RunResult
 from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, main
+from typing_literalstring.literal_errors import is_about_literal_string
 
 REPORTS = """\
 from typing_extensions import LiteralString
@@ -323,3 +324,29 @@ def test_only_files_with_errors_at_sink_calls_are_checked_twice(
     result = check_module.run_check(checker, [tmp_path], cache_dir=tmp_path / "cache")
     assert [f.rule.id for f in result.findings] == ["LS201"]
     assert runs == [4, 1]
+
+
+@pytest.mark.parametrize(
+    ("message", "about"),
+    [
+        (
+            'Argument of type "str" cannot be assigned to parameter "sql" of type "LiteralString"',
+            True,
+        ),
+        (
+            "Argument to function `f` is incorrect: Expected `LiteralString | Query`, found `str`",
+            True,
+        ),
+        ('Incompatible return value type (got "str", expected "LiteralString")', True),
+        ('Type "LiteralString" is not assignable to declared type "int"', False),  # actual side
+        # zuban's choice of str.join's LiteralString overload: the str overload takes any str.
+        (
+            'Argument 1 to "join" of "str" has incompatible type "list[str]"; expected '
+            '"Iterable[LiteralString]"',
+            False,
+        ),
+    ],
+)
+def test_which_messages_say_a_literal_string_was_refused(message: str, about: bool) -> None:
+    diagnostic = Diagnostic("x.py", 1, 1, "error", message)
+    assert is_about_literal_string(diagnostic, "pyright") is about

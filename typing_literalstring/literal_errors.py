@@ -3,7 +3,7 @@
 Measured on pyright 1.1.414, basedpyright 1.40.2, ty 1.0.0, zuban 0.11.1, pyrefly 1.5.0 and mypy
 2.4.1 with our plugin, on a user module with a ``def run_report(sql: LiteralString)`` helper, a
 method, a return, an assignment, an attribute, a TypedDict item and a ``list[LiteralString]``
-(docs/checker-messages.md lists every message).  Each checker says it differently, but every one
+(docs/checker-messages.md lists every message, and how "no overload matches" is judged).  Each checker says it differently, but every one
 names LiteralString as the *expected* side; an error where LiteralString is only the actual type
 (``"LiteralString" is not assignable to "int"``) is not about literal strings.
 
@@ -44,8 +44,8 @@ _PLUGIN_NOTE = re.compile(r'LiteralString parameter "(?P<param>[^"]+)" of "(?P<q
 _UNRESOLVED_CODES = frozenset(
     {
         "reportMissingImports",  # pyright, basedpyright
-        "unresolved-import",  # ty
-        "import-not-found",  # mypy, zuban
+        "unresolved-import",  # ty before 1.0
+        "import-not-found",  # mypy, zuban, ty 1.0
         "missing-import",  # pyrefly
         "import-untyped",  # mypy: installed without types, so every value from it is Any
     }
@@ -74,11 +74,19 @@ def notes_name_literal_string(notes: list[Diagnostic]) -> bool:
     return any(re.search(r"\bLiteralString\b", note.message) for note in notes)
 
 
+# A str method's own LiteralString overload (PEP 675 Appendix C) is never a sink: its str
+# overload takes any string.  zuban 0.11.1 reports `"\n".join(list_of_str)` inside a call
+# against the LiteralString overload; that is the checker's overload choice, not a flow.
+_STR_METHOD = re.compile(r'(?:to "\w+" of "str"|`str\.\w+`|function "str\.\w+")')
+
+
 def is_about_literal_string(diagnostic: Diagnostic, checker: str) -> bool:
     """Whether the error says a non-literal string reached a LiteralString."""
     if checker == "mypy+plugin":
         return diagnostic.code == "literal-string"
-    return bool(_EXPECTED_LITERAL_STRING.search(diagnostic.message))
+    return bool(_EXPECTED_LITERAL_STRING.search(diagnostic.message)) and not _STR_METHOD.search(
+        diagnostic.message
+    )
 
 
 @dataclass(frozen=True)
