@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,9 @@ strict = true
 """
 
 
+STUBS = Path(".typing-literalstring", "stubs")
+
+
 def _installed(*names: str) -> None:
     for name in names:
         if not CHECKERS[name].is_installed():
@@ -40,15 +44,17 @@ def test_init_adds_settings_keeps_the_rest_and_is_idempotent(
     text = (tmp_path / "pyproject.toml").read_text()
     assert text.startswith(PYPROJECT.split("[tool.pyright]")[0])  # comments and [project] kept
     assert (
-        'typeCheckingMode = "strict"  # and me\nstubPath = "typings-literalstring/pyright"' in text
+        'typeCheckingMode = "strict"  # and me\nstubPath = ".typing-literalstring/stubs/pyright"'
+        in text
     )
-    assert 'mypy_path = "$MYPY_CONFIG_FILE_DIR/typings-literalstring/mypy"' in text
+    assert 'mypy_path = "$MYPY_CONFIG_FILE_DIR/.typing-literalstring/stubs/mypy"' in text
     assert 'plugins = ["typing_literalstring.mypy"]' in text
-    assert 'extra-paths = ["typings-literalstring/ty"]' in text
-    assert 'typeshed-path = "typings-literalstring/pyrefly"' in text
+    assert 'extra-paths = [".typing-literalstring/stubs/ty"]' in text
+    assert 'exclude = [".typing-literalstring/stubs/"]' in text  # ty checks hidden folders
+    assert 'typeshed-path = ".typing-literalstring/stubs/pyrefly"' in text
     assert 'preset = "default"' in text
-    assert (tmp_path / "typings-literalstring" / "pyright" / "sqlite3" / "__init__.pyi").is_file()
-    assert (tmp_path / "typings-literalstring" / "pyrefly" / "stdlib" / "VERSIONS").is_file()
+    assert (tmp_path / STUBS / "pyright" / "sqlite3" / "__init__.pyi").is_file()
+    assert (tmp_path / STUBS / "pyrefly" / "stdlib" / "VERSIONS").is_file()
     capsys.readouterr()
     assert main(args) == EXIT_OK
     assert (tmp_path / "pyproject.toml").read_text() == text
@@ -106,25 +112,248 @@ def test_init_refuses_to_replace_a_different_setting_without_force(
     original = PYPROJECT.replace('"strict"  # and me', '"strict"  # and me\nstubPath = "typings"')
     (tmp_path / "pyproject.toml").write_text(original)
     assert main(["init", "--project", str(tmp_path)]) == EXIT_ERROR
-    assert "stubPath = 'typings-literalstring/pyright' would replace 'typings'" in (
+    assert "stubPath = '.typing-literalstring/stubs/pyright' would replace 'typings'" in (
         capsys.readouterr().err
     )
     assert (tmp_path / "pyproject.toml").read_text() == original
-    assert not (tmp_path / "typings-literalstring").exists()
+    assert not (tmp_path / ".typing-literalstring").exists()
     assert main(["init", "--project", str(tmp_path), "--force"]) == EXIT_OK
-    assert 'stubPath = "typings-literalstring/pyright"' in (tmp_path / "pyproject.toml").read_text()
+    assert (
+        'stubPath = ".typing-literalstring/stubs/pyright"'
+        in (tmp_path / "pyproject.toml").read_text()
+    )
 
 
 def test_init_creates_a_pyproject_when_there_is_none(tmp_path: Path) -> None:
     _installed("basedpyright")
     assert main(["init", "--project", str(tmp_path), "--checker", "basedpyright"]) == EXIT_OK
     text = (tmp_path / "pyproject.toml").read_text()
-    assert '[tool.basedpyright]\nstubPath = "typings-literalstring/basedpyright"' in text
+    assert '[tool.basedpyright]\nstubPath = ".typing-literalstring/stubs/basedpyright"' in text
 
 
 def test_init_missing_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["init", "--project", str(tmp_path / "nope")]) == EXIT_ERROR
     assert "no such project folder" in capsys.readouterr().err
+
+
+APP = """\
+import sqlite3, subprocess
+
+
+def f(u: str) -> None:
+    sqlite3.connect(":memory:").execute(f"SELECT {u}")
+"""
+# How each checker is run by hand from the project root; ty and pyrefly in a one-line format so
+# that the location of a diagnostic's context (ty names the sink's stub) is not mistaken for one.
+DIRECT = {
+    "pyright": [],
+    "basedpyright": [],
+    "mypy": ["."],
+    "zuban": ["check"],
+    "ty": ["check", "--output-format", "concise"],
+    "pyrefly": ["check", "--output-format", "min-text"],
+}
+
+
+@pytest.mark.parametrize(
+    "names", [("pyright", "mypy", "ty", "pyrefly"), ("basedpyright", "zuban", "ty")]
+)
+def test_direct_checker_runs_skip_the_stubs_folder_and_load_the_stubs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, ...]
+) -> None:
+    _installed(*names)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0"\n')
+    (tmp_path / "app.py").write_text(APP)
+    args = ["init", "--project", str(tmp_path)]
+    for name in names:
+        args += ["--checker", name]
+    assert main(args) == EXIT_OK
+    overlays = [
+        Path(line.split("wrote the overlay ", 1)[1])
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("wrote the overlay ")
+    ]
+    folder = overlays[0].parent
+    assert {o.parent for o in overlays} == {folder}
+    relative = str(folder.relative_to(tmp_path))
+    for name in names:
+        checker = CHECKERS[name]
+        proc = subprocess.run(
+            [*checker.executable(), *DIRECT[name]],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        output = proc.stdout + proc.stderr
+        # It ran to completion (mypy stops with 2 on "Duplicate module named asyncio")...
+        assert proc.returncode == 1, f"{name}: {output}"
+        # ... reported nothing in the folder init wrote ...
+        assert relative not in output, f"{name}: {output}"
+        # ... and loaded our stubs: the f-string reaching sqlite3 is an error.
+        assert "app.py:5:" in output, f"{name}: {output}"
+
+
+@pytest.mark.parametrize("folder", ["stubs", "./typings", "tools/literalstring"])
+def test_init_refuses_a_visible_dir(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], folder: str
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    assert main(["init", "--project", str(tmp_path), "--dir", folder]) == EXIT_ERROR
+    assert "is not a hidden folder" in capsys.readouterr().err
+    assert (tmp_path / "pyproject.toml").read_text() == PYPROJECT
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pyproject.toml"]
+
+
+def test_init_refuses_a_dir_outside_the_project(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "p").mkdir()
+    for folder in ("../.stubs", str(tmp_path / ".stubs")):
+        assert main(["init", "--project", str(tmp_path / "p"), "--dir", folder]) == EXIT_ERROR
+        assert "must be a folder inside the project" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p"]
+
+
+def test_init_accepts_a_visible_folder_inside_a_hidden_one(tmp_path: Path) -> None:
+    _installed("pyright")
+    args = ["init", "--project", str(tmp_path), "--dir", ".config/ls-stubs"]
+    assert main(args) == EXIT_OK
+    assert 'stubPath = ".config/ls-stubs/pyright"' in (tmp_path / "pyproject.toml").read_text()
+    assert (tmp_path / ".config" / "ls-stubs" / "pyright" / "subprocess.pyi").is_file()
+
+
+@pytest.mark.parametrize("how", ["--project", "cwd"])
+def test_init_and_doctor_from_a_subfolder_act_on_the_project_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    _installed("pyright")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    sub = tmp_path / "src" / "pkg"
+    sub.mkdir(parents=True)
+    where = ["--project", str(sub)] if how == "--project" else []
+    if how == "cwd":
+        monkeypatch.chdir(sub)
+    assert main(["init", *where]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert not (sub / "pyproject.toml").exists()
+    assert not list(sub.iterdir())
+    assert (
+        'stubPath = ".typing-literalstring/stubs/pyright"'
+        in (tmp_path / "pyproject.toml").read_text()
+    )
+    overlay = tmp_path.resolve() / STUBS / "pyright"
+    assert (overlay / "sqlite3" / "__init__.pyi").is_file()
+    assert f"wrote the overlay {overlay}\n" in out
+    assert f"in {tmp_path.resolve() / 'pyproject.toml'}\n" in out
+    assert main(["doctor", *where, "--checker", "pyright"]) == EXIT_OK
+    assert (
+        capsys.readouterr()
+        .out.rstrip()
+        .endswith("this project's configuration loads our stubs: yes")
+    )
+
+
+def test_doctor_from_a_subfolder_reads_the_project_roots_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _installed("pyright")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    assert main(["init", "--project", str(tmp_path)]) == EXIT_OK
+    sub = tmp_path / "tests"
+    sub.mkdir()
+    capsys.readouterr()
+    assert main(["doctor", "--project", str(sub), "--checker", "pyright"]) == EXIT_OK
+    assert (
+        capsys.readouterr()
+        .out.rstrip()
+        .endswith("this project's configuration loads our stubs: yes")
+    )
+
+
+MYPY_STUBS = "$MYPY_CONFIG_FILE_DIR/.typing-literalstring/stubs/mypy"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ('mypy_path = "src:lib"', f'mypy_path = "{MYPY_STUBS}:src:lib"'),
+        ('mypy_path = "src, lib"', f'mypy_path = "{MYPY_STUBS}, src, lib"'),
+        ('mypy_path = ["src", "lib"]', f'mypy_path = ["{MYPY_STUBS}", "src", "lib"]'),
+        (f'mypy_path = "src:{MYPY_STUBS}"', f'mypy_path = "{MYPY_STUBS}:src"'),
+    ],
+)
+def test_init_force_puts_our_folder_first_on_mypy_path_and_keeps_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], before: str, after: str
+) -> None:
+    _installed("mypy")
+    original = PYPROJECT + before + "\n"
+    (tmp_path / "pyproject.toml").write_text(original)
+    args = ["init", "--project", str(tmp_path), "--checker", "mypy"]
+    assert main(args) == EXIT_ERROR
+    error = capsys.readouterr().err
+    assert "[tool.mypy] mypy_path = " in error
+    assert "Rerun with --force" in error
+    assert (tmp_path / "pyproject.toml").read_text() == original
+    assert not (tmp_path / ".typing-literalstring").exists()
+    assert main([*args, "--force"]) == EXIT_OK
+    text = (tmp_path / "pyproject.toml").read_text()
+    assert after + "\n" in text
+    assert text.count("mypy_path") == 1
+    assert main(args) == EXIT_OK  # once ours is first, no --force is needed any more
+    assert (tmp_path / "pyproject.toml").read_text() == text
+
+
+def test_init_merges_ty_extra_paths_and_excludes_without_force(tmp_path: Path) -> None:
+    _installed("ty")
+    original = (
+        PYPROJECT
+        + '\n[tool.ty.environment]\nextra-paths = ["vendor"]  # ours\n'
+        + '\n[tool.ty.src]\nexclude = ["generated/"]\n'
+    )
+    (tmp_path / "pyproject.toml").write_text(original)
+    args = ["init", "--project", str(tmp_path), "--checker", "ty"]
+    assert main(args) == EXIT_OK
+    text = (tmp_path / "pyproject.toml").read_text()
+    assert 'extra-paths = [".typing-literalstring/stubs/ty", "vendor"]' in text
+    assert 'exclude = ["generated/", ".typing-literalstring/stubs/"]' in text
+    assert main(args) == EXIT_OK
+    assert (tmp_path / "pyproject.toml").read_text() == text
+
+
+def test_init_for_zuban_silences_the_overlay_modules_and_keeps_the_users_overrides(
+    tmp_path: Path,
+) -> None:
+    _installed("zuban")
+    original = (
+        PYPROJECT + '\n[[tool.mypy.overrides]]\nmodule = "yaml"  # untyped\n'
+        "ignore_missing_imports = true\n"
+    )
+    (tmp_path / "pyproject.toml").write_text(original)
+    args = ["init", "--project", str(tmp_path), "--checker", "zuban"]
+    assert main(args) == EXIT_OK
+    text = (tmp_path / "pyproject.toml").read_text()
+    assert 'module = "yaml"  # untyped\nignore_missing_imports = true\n' in text
+    assert text.count("[[tool.mypy.overrides]]") == 2
+    assert '"os", "os.*", "sqlite3", "sqlite3.*", "subprocess"]\nignore_errors = true' in text
+    assert main(args) == EXIT_OK
+    assert (tmp_path / "pyproject.toml").read_text() == text
+
+
+def test_init_refuses_to_configure_pyright_and_basedpyright_in_one_pyproject(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _installed("pyright", "basedpyright")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)  # it has [tool.pyright]
+    for checkers in (["basedpyright"], ["pyright", "basedpyright"]):
+        args = ["init", "--project", str(tmp_path), "--force"]
+        for name in checkers:
+            args += ["--checker", name]
+        assert main(args) == EXIT_ERROR
+        assert "both [tool.pyright] and [tool.basedpyright]" in capsys.readouterr().err
+        assert (tmp_path / "pyproject.toml").read_text() == PYPROJECT
+    assert not (tmp_path / ".typing-literalstring").exists()
 
 
 def test_doctor_measures_enforcement_and_the_projects_configuration(

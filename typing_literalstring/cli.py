@@ -10,10 +10,11 @@ from typing import Sequence
 from . import __version__, output
 from .check import UsageError, run_check
 from .checkers import CHECKERS, COMMAND_CHECKERS, get_checker
-from .configure import init
+from .configure import DEFAULT_FOLDER, init
 from .doctor import diagnose, render
 from .errors import TypingLiteralStringError
 from .overlay import LAYOUTS, build_overlay
+from .project import find_root
 from .tighten import PROFILES
 
 EXIT_OK = 0
@@ -74,12 +75,11 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    project = Path(args.project)
-    if not project.is_dir():
-        raise UsageError(f"no such project folder: {project}")
-    diagnoses = [
-        diagnose(CHECKERS[name], project.resolve()) for name in args.checker or COMMAND_CHECKERS
-    ]
+    start = Path(args.project)
+    if not start.is_dir():
+        raise UsageError(f"no such project folder: {start}")
+    project = find_root(start)  # the configuration the checkers read there is the root's
+    diagnoses = [diagnose(CHECKERS[name], project) for name in args.checker or COMMAND_CHECKERS]
     sys.stdout.write(render(diagnoses))
     return EXIT_OK
 
@@ -149,21 +149,35 @@ def parser() -> argparse.ArgumentParser:
         "makes it load our stubs. Each answer comes from running a tiny probe.",
     )
     doctor.add_argument("--checker", action="append", choices=sorted(COMMAND_CHECKERS))
-    doctor.add_argument("--project", default=".", help="the project folder (default: here)")
+    doctor.add_argument(
+        "--project",
+        default=".",
+        help="a folder of the project; its root is found from there upwards (default: here)",
+    )
     doctor.set_defaults(run=_doctor)
 
     init_command = commands.add_parser(
         "init",
         help="write the stubs into the project and configure the checkers in pyproject.toml",
-        description="Build each checker's overlay into DIR/<checker> and add the setting that "
-        "loads it to pyproject.toml, keeping comments and other settings. Idempotent; refuses to "
-        "replace a different existing value unless --force.",
+        description="Build each checker's overlay into DIR/<checker> in the project root (the "
+        "nearest folder from --project upwards holding pyproject.toml, setup.cfg, setup.py or "
+        ".git) and add the settings that load it to the root's pyproject.toml, keeping comments "
+        "and other settings. Idempotent; refuses to replace a different existing value unless "
+        "--force (a search path then keeps your entries after ours).",
     )
     init_command.add_argument(
         "--checker", action="append", choices=sorted(COMMAND_CHECKERS), help="default: pyright"
     )
-    init_command.add_argument("--project", default=".", help="the project folder (default: here)")
-    init_command.add_argument("--dir", default="typings-literalstring", help="relative to it")
+    init_command.add_argument(
+        "--project",
+        default=".",
+        help="a folder of the project; its root is found from there upwards (default: here)",
+    )
+    init_command.add_argument(
+        "--dir",
+        default=DEFAULT_FOLDER,
+        help="a hidden folder, relative to the project root (default: %(default)s)",
+    )
     init_command.add_argument("--profile", choices=PROFILES, default="default")
     init_command.add_argument("--force", action="store_true")
     init_command.set_defaults(run=_init)

@@ -1,30 +1,46 @@
 """``init``: write the overlays into the project and wire them into pyproject.toml.
 
-Each checker gets an overlay built from its own typeshed in ``<dir>/<checker>``, and the one
-setting that makes it load the overlay.  Comments and every other setting of pyproject.toml are
-kept; a setting that already holds another value is refused unless forced; running it twice
-changes nothing.  Everything is checked before anything is written, and pyproject.toml is
-replaced in one step.
+Each checker gets an overlay built from its own typeshed in ``<dir>/<checker>``, and the
+settings that make it load the overlay.  Comments and every other setting of pyproject.toml are
+kept; a setting that already holds another value is refused unless forced (lists the user's
+entries can live beside ours in are merged instead); running it twice changes nothing.
+Everything is checked before anything is written, and pyproject.toml is replaced in one step.
+
+The overlays live in a hidden folder (``.typing-literalstring/stubs``) so that running a checker
+on the whole project does not check them as the project's code: pyright, basedpyright, mypy,
+zuban and pyrefly skip hidden folders when they collect files; ty does not, so it gets an
+exclude; zuban checks every file on its mypy_path, so it gets ``ignore_errors`` for the overlay's
+modules (measured for each checker: docs/init.md).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import types
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, MutableMapping, cast
 
 from .checkers import Checker
 from .errors import TypingLiteralStringError
 from .overlay import build_overlay
+from .project import find_root
+from .stubspec import load_specs
 
 if TYPE_CHECKING:
     from tomlkit import TOMLDocument
 
 
 MYPY_PLUGIN = "typing_literalstring.mypy"
+DEFAULT_FOLDER = ".typing-literalstring/stubs"
+
+# How a value already in pyproject.toml is combined with ours.
+REPLACE = "replace"  # ours replaces it: refused without --force when different
+ADD = "add"  # a list: our items are added after the user's (mypy's plugins, ty's excludes)
+FIRST = "first"  # a search path: ours first, then the user's entries (mypy_path, ty's extra-paths)
+APPEND_TABLE = "append-table"  # an array of tables ([[tool.mypy.overrides]]): ours appended
 
 
 @dataclass(frozen=True)
@@ -32,40 +48,98 @@ class Setting:
     table: tuple[str, ...]  # e.g. ("tool", "pyright")
     key: str
     value: Any
-    # A list setting whose items are added to the list already there (mypy's plugins).
-    merge: bool = False
+    merge: str = REPLACE
+    # Whether changing a value the user set needs --force even though ours can be merged into it.
+    force_to_merge: bool = False
 
     def merged(self, previous: object) -> object:
         """The value to write over ``previous``; None when the two cannot be merged."""
-        if not self.merge or previous is None:
+        if self.merge == REPLACE or previous is None:
             return self.value
-        if isinstance(previous, str):  # mypy also reads "a, b"
-            previous = [p.strip() for p in previous.split(",") if p.strip()]
+        if self.merge == APPEND_TABLE:
+            if not isinstance(previous, list):
+                return None
+            tables = cast("list[object]", previous)  # pyright: ignore[reportUnnecessaryCast]
+            return tables if self.value in tables else [*tables, self.value]
+        value: object = self.value
+        ours = cast("list[object]", value) if isinstance(value, list) else [value]
+        if isinstance(previous, str) and self.key == "mypy_path":
+            # "a:b" or "a, b": the user's form and separator are kept.
+            entries, separator = _split(previous, ",:")
+            return separator.join(cast("list[str]", _combine(self.merge, ours, [*entries])))
+        if isinstance(previous, str):  # mypy also reads plugins = "a, b": written as a list
+            previous = _split(previous, ",")[0]
         if not isinstance(previous, list):
             return None
-        items = cast("list[object]", previous)  # pyright: ignore[reportUnnecessaryCast]
-        return [*items, *(v for v in self.value if v not in items)]
+        return _combine(self.merge, ours, cast("list[object]", previous))  # pyright: ignore[reportUnnecessaryCast]
+
+    @property
+    def needs_force(self) -> bool:
+        return self.merge == REPLACE or self.force_to_merge
 
     def describe(self) -> str:
+        if self.merge == APPEND_TABLE:
+            return f"[[{'.'.join((*self.table, self.key))}]] {self.value!r}"
         return f"[{'.'.join(self.table)}] {self.key} = {self.value!r}"
 
 
+def _split(value: str, separators: str) -> tuple[list[str], str]:
+    """The entries of a separated string, and the separator to join them with (the user's)."""
+    entries = [e.strip() for e in re.split(f"[{separators}]", value) if e.strip()]
+    used = re.search(rf"\s*[{separators}]\s*", value)
+    return entries, used.group() if used else ", "
+
+
+def _combine(merge: str, ours: list[object], theirs: list[object]) -> list[object]:
+    if merge == ADD:
+        return [*theirs, *(v for v in ours if v not in theirs)]
+    return [*ours, *(v for v in theirs if v not in ours)]  # FIRST
+
+
+def _overlay_modules() -> list[str]:
+    """The modules an overlay replaces, as mypy's per-module sections name them."""
+    modules: list[str] = []
+    for package in sorted({spec.package for spec in load_specs()}):
+        if package.endswith(".pyi"):
+            modules.append(package[: -len(".pyi")])
+        else:
+            modules += [package, f"{package}.*"]
+    return modules
+
+
 def settings_for(checker: str, folder: str) -> list[Setting]:
-    """What makes ``checker`` load the overlay in ``folder`` (relative to pyproject.toml)."""
+    """What makes ``checker`` load its overlay, in ``folder``/<checker> (relative to
+    pyproject.toml), and check none of ``folder`` as the project's code."""
+    overlay = f"{folder}/{checker}"
     if checker in ("pyright", "basedpyright"):
-        return [Setting(("tool", checker), "stubPath", folder)]
+        return [Setting(("tool", checker), "stubPath", overlay)]
     if checker in ("mypy", "zuban"):
-        # mypy resolves mypy_path against the working folder unless told otherwise.
-        path = Setting(("tool", "mypy"), "mypy_path", f"$MYPY_CONFIG_FILE_DIR/{folder}")
+        # mypy resolves mypy_path against the working folder unless told otherwise.  Ours goes
+        # first, so that no other entry shadows the modules it replaces; the user's entries stay.
+        path = Setting(
+            ("tool", "mypy"),
+            "mypy_path",
+            f"$MYPY_CONFIG_FILE_DIR/{overlay}",
+            merge=FIRST,
+            force_to_merge=True,
+        )
         if checker == "zuban":
-            return [path]
+            # zuban checks every file on its mypy_path as the project's own (its `exclude` does
+            # not stop it), and reports errors in the stock typeshed text there: silence them.
+            quiet = {"module": _overlay_modules(), "ignore_errors": True}
+            return [path, Setting(("tool", "mypy"), "overrides", quiet, merge=APPEND_TABLE)]
         # mypy enforces LiteralString only with our plugin.
-        return [path, Setting(("tool", "mypy"), "plugins", [MYPY_PLUGIN], merge=True)]
+        return [path, Setting(("tool", "mypy"), "plugins", [MYPY_PLUGIN], merge=ADD)]
     if checker == "ty":
-        return [Setting(("tool", "ty", "environment"), "extra-paths", [folder])]
+        return [
+            Setting(("tool", "ty", "environment"), "extra-paths", [overlay], merge=FIRST),
+            # ty, unlike the others, checks the files of hidden folders too.  Its excludes add
+            # to its default ones.
+            Setting(("tool", "ty", "src"), "exclude", [f"{folder}/"], merge=ADD),
+        ]
     if checker == "pyrefly":
         return [
-            Setting(("tool", "pyrefly"), "typeshed-path", folder),
+            Setting(("tool", "pyrefly"), "typeshed-path", overlay),
             # Without a preset pyrefly's lenient default reports no LiteralString error.
             Setting(("tool", "pyrefly"), "preset", "default"),
         ]
@@ -102,7 +176,9 @@ def _lookup(values: dict[str, object], setting: Setting) -> object:
     return table
 
 
-def plan(document: TOMLDocument, settings: list[Setting], force: bool) -> list[Change]:
+def plan(
+    document: TOMLDocument, settings: list[Setting], force: bool, where: str = "pyproject.toml"
+) -> list[Change]:
     values = document.unwrap()
     changes: list[Change] = []
     conflicts: list[str] = []
@@ -113,13 +189,32 @@ def plan(document: TOMLDocument, settings: list[Setting], force: bool) -> list[C
             replace(setting, value=setting.value if merged is None else merged), previous
         )
         changes.append(change)
-        if change.needed and previous is not None and (merged is None or not setting.merge):
+        if not change.needed or previous is None:
+            continue
+        if merged is None or setting.merge == REPLACE:
             conflicts.append(f"{setting.describe()} would replace {previous!r}")
+        elif setting.needs_force:
+            conflicts.append(
+                f"[{'.'.join(setting.table)}] {setting.key} = {previous!r} would become {merged!r}"
+            )
+    pyrights = {"pyright", "basedpyright"}
+    tools = values.get("tool")
+    ours = {c.setting.table[1] for c in changes if c.needed and c.setting.table[0] == "tool"}
+    tables = {*(cast("dict[str, object]", tools) if isinstance(tools, dict) else {}), *ours}
+    if pyrights & ours and pyrights <= tables:
+        # Measured: basedpyright then stops reading pyproject.toml ("cannot have both `pyright`
+        # and `basedpyright` sections"), so it would run without our stubs and your settings.
+        raise TypingLiteralStringError(
+            f"{where} cannot hold both [tool.pyright] and [tool.basedpyright]: "
+            "basedpyright then ignores the file. Configure one of them here (pyright's "
+            "settings can go in pyrightconfig.json)"
+        )
     if conflicts and not force:
         raise TypingLiteralStringError(
-            "pyproject.toml already has other values: "
+            f"{where} already has other values: "
             + "; ".join(conflicts)
-            + ". Rerun with --force to replace them."
+            + ". Rerun with --force to replace them (a search path keeps your entries after "
+            "ours)."
         )
     return changes
 
@@ -129,14 +224,26 @@ def apply(document: TOMLDocument, changes: list[Change]) -> None:
     for change in changes:
         if not change.needed:
             continue
+        setting = change.setting
         table: MutableMapping[str, object] = document
-        for name in change.setting.table:
+        for name in setting.table:
             if name not in table:
                 table[name] = tomlkit.table(is_super_table=name == "tool")
             inner = table[name]
             assert isinstance(inner, MutableMapping)
             table = cast("MutableMapping[str, object]", inner)
-        table[change.setting.key] = change.setting.value
+        if setting.merge == APPEND_TABLE and isinstance(change.previous, list):
+            # Append ours only, so that the user's tables keep their comments.
+            ours = cast("list[object]", setting.value)[-1]
+            tables = table[setting.key]
+            assert isinstance(tables, list)
+            cast("list[object]", tables).append(tomlkit.item(ours))
+        elif setting.merge == APPEND_TABLE:
+            tables = tomlkit.aot()
+            tables.append(tomlkit.item(setting.value))
+            table[setting.key] = tables
+        else:
+            table[setting.key] = setting.value
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -157,28 +264,54 @@ class InitResult:
     pyproject: Path
 
 
+def hidden_folder(folder: str) -> str:
+    """``folder`` as init writes it in pyproject.toml, or why it cannot be used.
+
+    It must be inside the project and hidden (one of its parts starts with a dot).  We refuse a
+    visible folder rather than exclude it: pyright, basedpyright, mypy, zuban and pyrefly skip
+    hidden folders when they collect the files to check, with no setting at all, while their
+    excludes differ in kind and are easy to break (pyright's replaces its default excludes,
+    mypy's is one regular expression, zuban ignores it for its mypy_path), and a later edit of
+    the user's own excludes would quietly bring the overlays back as project code.
+    """
+    path = PurePosixPath(folder.replace("\\", "/"))
+    if path.is_absolute() or not path.parts or ".." in path.parts or ":" in path.parts[0]:
+        raise TypingLiteralStringError(
+            f"--dir {folder!r} must be a folder inside the project, relative to its root"
+        )
+    if not any(part.startswith(".") for part in path.parts):
+        raise TypingLiteralStringError(
+            f"--dir {folder!r} is not a hidden folder: the checkers would check the stubs in it "
+            f"as your code. Use a folder whose name starts with a dot, such as {DEFAULT_FOLDER}"
+        )
+    return str(path)
+
+
 def init(
-    project: Path,
+    start: Path,
     checkers: list[Checker],
     *,
-    folder: str = "typings-literalstring",
+    folder: str = DEFAULT_FOLDER,
     profile: str = "default",
     force: bool = False,
 ) -> InitResult:
+    """Configure the project whose root is the nearest from ``start`` upwards."""
     names = [c.name for c in checkers]
     if "mypy" in names and "zuban" in names:
         raise TypingLiteralStringError(
             "mypy and zuban both read [tool.mypy] mypy_path: run init for one of them"
         )
+    folder = hidden_folder(folder)
     tomlkit = _tomlkit()
+    project = find_root(start)
     pyproject = project / "pyproject.toml"
     try:
         text = pyproject.read_text(encoding="utf-8") if pyproject.exists() else ""
         document = tomlkit.parse(text)
     except (OSError, ValueError) as error:
         raise TypingLiteralStringError(f"cannot read {pyproject}: {error}") from error
-    settings = [s for c in checkers for s in settings_for(c.name, f"{folder}/{c.name}")]
-    changes = plan(document, settings, force)  # refuses before anything is written
+    settings = [s for c in checkers for s in settings_for(c.name, folder)]
+    changes = plan(document, settings, force, str(pyproject))  # refuses before any write
     overlays: list[Path] = []
     for checker in checkers:
         layout = "full" if checker.needs_full_typeshed else "overlay"

@@ -18,7 +18,8 @@ from .errors import TypingLiteralStringError
 
 # What marks a project's root, nearest first.
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
-# Folders that hold no code of the project's own.
+# Folders that hold no code of the project's own (hidden ones, such as the folder `init` writes,
+# are skipped too).
 SKIPPED_DIRS = frozenset(
     {
         "__pycache__",
@@ -28,7 +29,6 @@ SKIPPED_DIRS = frozenset(
         "dist",
         "node_modules",
         "site-packages",
-        "typings-literalstring",  # what `init` writes
     }
 )
 
