@@ -4,8 +4,9 @@ Measured on pyright 1.1.414, basedpyright 1.40.2, ty 1.0.0, zuban 0.11.1, pyrefl
 2.4.1 with our plugin, on a user module with a ``def run_report(sql: LiteralString)`` helper, a
 method, a return, an assignment, an attribute, a TypedDict item and a ``list[LiteralString]``
 (docs/checker-messages.md lists every message, and how "no overload matches" is judged).
-Each checker says it differently, but every one names LiteralString as the *expected* side; an error where LiteralString is only the actual type
-(``"LiteralString" is not assignable to "int"``) is not about literal strings.
+Each checker says it differently, but every one names LiteralString as the *expected* side; an
+error where LiteralString is only the actual type (``"LiteralString" is not assignable to
+"int"``) is not about literal strings.
 
 Also here: the errors that say an import did not resolve, since an unresolved import turns values
 into Unknown and silently hides sinks.
