@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 
-from .source_edits import apply_edits, byte_offsets
+from .source_edits import apply_edits, byte_offsets, wrapped
 
 PROBE_MODULE = "_typing_literalstring_probe"
 PROBE_FUNCTION = "typing_literalstring_shell_script"
@@ -143,14 +143,7 @@ def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Inst
     """The source with each script wrapped in the probe, and the probe imported."""
     offsets = byte_offsets(source)
     data = source.encode("utf-8")
-    edits: list[tuple[int, int, bytes]] = []
-    for shell in shells:
-        node = shell.script
-        assert node.end_lineno is not None
-        assert node.end_col_offset is not None
-        start = offsets[node.lineno - 1] + node.col_offset
-        end = offsets[node.end_lineno - 1] + node.end_col_offset
-        edits.append((start, end, f"{PROBE_FUNCTION}(".encode() + data[start:end] + b")"))
+    edits = wrapped(source, [shell.script for shell in shells], f"{PROBE_FUNCTION}(".encode())
     # The import goes after the docstring and `from __future__` imports, which must come first.
     after = 0
     for index, statement in enumerate(tree.body):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .source_edits import apply_edits, byte_offsets
+from .source_edits import apply_edits, wrapped
 
 
 @dataclass(frozen=True)
@@ -32,16 +32,7 @@ class RevealRequest:
 
 def wrap_callees(source: str, calls: Sequence[ast.Call]) -> str:
     """``f(x)`` becomes ``reveal_type(f)(x)``; no line moves, so line numbers still match."""
-    offsets = byte_offsets(source)
-    data = source.encode("utf-8")
-    edits: list[tuple[int, int, bytes]] = []
-    for call in calls:
-        func = call.func
-        assert func.end_lineno is not None
-        assert func.end_col_offset is not None
-        start = offsets[func.lineno - 1] + func.col_offset
-        end = offsets[func.end_lineno - 1] + func.end_col_offset
-        edits.append((start, end, b"reveal_type(" + data[start:end] + b")"))
+    edits = wrapped(source, [call.func for call in calls], b"reveal_type(")
     return apply_edits(source, edits)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Sequence
 
@@ -24,3 +25,17 @@ def apply_edits(source: str, edits: Sequence[tuple[int, int, bytes]]) -> str:
     for start, end, replacement in sorted(edits, key=lambda e: e[0], reverse=True):
         out[start:end] = replacement
     return out.decode("utf-8")
+
+
+def wrapped(source: str, nodes: Sequence[ast.expr], prefix: bytes) -> list[tuple[int, int, bytes]]:
+    """Edits that turn each node ``x`` into ``<prefix>x)``, keeping every line where it is."""
+    offsets = byte_offsets(source)
+    data = source.encode("utf-8")
+    edits: list[tuple[int, int, bytes]] = []
+    for node in nodes:
+        assert node.end_lineno is not None
+        assert node.end_col_offset is not None
+        start = offsets[node.lineno - 1] + node.col_offset
+        end = offsets[node.end_lineno - 1] + node.end_col_offset
+        edits.append((start, end, prefix + data[start:end] + b")"))
+    return edits
