@@ -11,7 +11,7 @@ from typing_literalstring import argv_shell
 
 def _scripts(code: str) -> list[str]:
     tree = ast.parse(code)
-    return [ast.unparse(s.script) for s in argv_shell.find(tree)]
+    return [ast.unparse(s.script) for s in argv_shell.find(tree, code)]
 
 
 @pytest.mark.parametrize(
@@ -60,7 +60,7 @@ def test_instrumenting_keeps_lines_after_docstring_and_future_imports() -> None:
         "                    cmd])\n"
     )
     tree = ast.parse(source)
-    instrumented = argv_shell.instrument(source, tree, argv_shell.find(tree))
+    instrumented = argv_shell.instrument(source, tree, argv_shell.find(tree, source))
     lines = instrumented.source.splitlines()
     assert lines[2] == f"from {argv_shell.PROBE_MODULE} import {argv_shell.PROBE_FUNCTION}"
     assert lines[6] == f"                    {argv_shell.PROBE_FUNCTION}(cmd)])"

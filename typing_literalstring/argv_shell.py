@@ -119,7 +119,18 @@ def _argv_of(call: ast.Call) -> list[ast.expr] | None:
     return None
 
 
-def find(tree: ast.AST) -> list[ShellInArgv]:
+# A string literal naming a shell program: a file without one cannot start a shell through an
+# argument list, and needs no walk of its syntax tree.
+_SHELL_NAMES = "|".join(sorted({*_POSIX_SHELLS, "cmd", "powershell", "pwsh"}))
+_SHELL_PROGRAM = re.compile(
+    r"[\"'](?:[^\"'\n]*[/\\])?(?:" + _SHELL_NAMES + r")(?:\.exe)?[\"']", re.IGNORECASE
+)
+
+
+def find(tree: ast.AST, source: str) -> list[ShellInArgv]:
+    """The calls in ``source`` (parsed as ``tree``) that start a shell through an argument list."""
+    if not _SHELL_PROGRAM.search(source):
+        return []
     found: list[ShellInArgv] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):

@@ -31,19 +31,37 @@ def _contains(node: ast.AST, line: int, column: int) -> bool:
     return start <= (line, column) <= end
 
 
-def site_of(tree: ast.Module, line: int, column: int) -> Site:
-    """The innermost call holding (line, column) outside its callee, else the statement kind."""
-    best_call: ast.Call | None = None
-    function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-    kind = "assignment"
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and _contains(node, line, column)
-            and (function is None or node.lineno >= function.lineno)
-        ):
-            function = node
-        if isinstance(node, ast.Call):
+class Sites:
+    """A file's functions, calls and returns, gathered in one walk of its syntax tree.
+
+    A file with many errors is asked where each falls; walking the tree for each one made this
+    the slowest step of ``check`` on large modules.
+    """
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.calls: list[ast.Call] = []
+        self.returns: list[ast.expr] = []
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions.append(node)
+            elif isinstance(node, ast.Call):
+                self.calls.append(node)
+            elif isinstance(node, ast.Return) and node.value is not None:
+                self.returns.append(node.value)
+
+    def at(self, line: int, column: int) -> Site:
+        """The innermost call holding (line, column) outside its callee, else the statement kind."""
+        function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+        for definition in self.functions:
+            if _contains(definition, line, column) and (
+                function is None or definition.lineno >= function.lineno
+            ):
+                function = definition
+        best_call: ast.Call | None = None
+        for node in self.calls:
+            if not node.lineno <= line <= (node.end_lineno or node.lineno):
+                continue
             # A keyword argument from its name on (ty points there); Python 3.8's keyword
             # nodes have no position, so there only its value.
             arguments: list[ast.AST] = [
@@ -59,15 +77,10 @@ def site_of(tree: ast.Module, line: int, column: int) -> Site:
                 best_call is None or (node.lineno, node.col_offset) >= _start(best_call)
             ):
                 best_call = node
-        if (
-            isinstance(node, ast.Return)
-            and node.value is not None
-            and _contains(node.value, line, column)
-        ):
-            kind = "return"
-    if best_call is not None:
-        return Site("argument", best_call, function)
-    return Site(kind, None, function)
+        if best_call is not None:
+            return Site("argument", best_call, function)
+        kind = "return" if any(_contains(r, line, column) for r in self.returns) else "assignment"
+        return Site(kind, None, function)
 
 
 def _start(node: ast.AST) -> tuple[int, int]:

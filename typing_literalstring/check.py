@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence, Tuple
 
-from . import argv_shell, callees, reveal
+from . import argv_shell, callees, own_sinks, reveal
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import TypingLiteralStringError
@@ -196,7 +196,7 @@ def _revealed(
     """The "no overload matches" errors whose callee's revealed type names LiteralString."""
     calls: dict[str, dict[int, ast.Call]] = {}
     for d in unsure:
-        site = callees.site_of(parsed[d.path].tree, d.line, d.column)
+        site = parsed[d.path].sites.at(d.line, d.column)
         if site.call is not None and _inside(Path(d.path), root):
             calls.setdefault(d.path, {})[id(site.call)] = site.call
     if not calls:
@@ -232,8 +232,22 @@ class _Parsed:
     tree: ast.Module
     source: str
     module: str | None
-    sink_calls: list[SinkCall]
     _names: dict[str, str] | None = None
+    _sink_calls: list[SinkCall] | None = None
+    _sites: callees.Sites | None = None
+
+    @property
+    def sites(self) -> callees.Sites:
+        if self._sites is None:
+            self._sites = callees.Sites(self.tree)
+        return self._sites
+
+    @property
+    def sink_calls(self) -> list[SinkCall]:
+        """Found when first asked for: most files have no error at all."""
+        if self._sink_calls is None:
+            self._sink_calls = find_sink_calls(self.sites.calls, self.source)
+        return self._sink_calls
 
     @property
     def names(self) -> dict[str, str]:
@@ -250,13 +264,35 @@ def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
         return Unparsable(str(path), error.lineno or 1, error.msg)
     except (UnicodeDecodeError, ValueError) as error:
         return Unparsable(str(path), 1, str(error))
-    return _Parsed(tree, source, module_name(path, roots), find_sink_calls(tree, source))
+    return _Parsed(tree, source, module_name(path, roots))
 
 
 def _sink_call_of(parsed: _Parsed | None, diagnostic: Diagnostic) -> SinkCall | None:
     if parsed is None:
         return None
     return innermost_sink_call(parsed.sink_calls, diagnostic.line, diagnostic.column)
+
+
+def _judge_sink_errors(
+    tightened: list[Diagnostic], parsed: dict[str, _Parsed], checker: str
+) -> tuple[set[_Key], set[str]]:
+    """The errors at sink calls that only our stubs give, and the files still to compare."""
+    ambiguous: set[str] = set()
+    for entry in parsed.values():
+        ambiguous |= own_sinks.literal_string_functions(entry.tree, entry.source)
+    ours: set[_Key] = set()
+    unsure: set[str] = set()
+    for diagnostic in tightened:
+        call = _sink_call_of(parsed[diagnostic.path], diagnostic)
+        if call is None:
+            continue
+        called_as = call.callee.rsplit(".", 1)[-1].strip()
+        verdict = own_sinks.judge(diagnostic, called_as, checker, ambiguous)
+        if verdict is own_sinks.Verdict.OURS:
+            ours.add(_key(diagnostic))
+        elif verdict is own_sinks.Verdict.UNSURE:
+            unsure.add(diagnostic.path)
+    return ours, unsure
 
 
 def _stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str]) -> set[_Key]:
@@ -292,7 +328,7 @@ def _literal_finding(parsed: _Parsed | None, diagnostics: list[Diagnostic]) -> F
     first = diagnostics[0]
     messages = tuple(d.message for d in diagnostics)
     named = callee_in(messages)
-    site = callees.site_of(parsed.tree, first.line, first.column) if parsed else None
+    site = parsed.sites.at(first.line, first.column) if parsed else None
     callee = ""
     api = ""
     line, column = first.line, first.column
@@ -344,7 +380,7 @@ def _argv_findings(
     """Judge shells started through argument lists on instrumented copies of the files."""
     copies: dict[str, _InstrumentedCopy] = {}
     for number, (name, entry) in enumerate(sorted(parsed.items())):
-        shells = argv_shell.find(entry.tree)
+        shells = argv_shell.find(entry.tree, entry.source)
         if not shells:
             continue
         path = Path(name)
@@ -472,10 +508,9 @@ def run_check(
             python=environment.python,
         )
         tightened = _errors(run, files)
-        # Errors at calls to our sinks may come from our stubs: compare those files, and only
-        # those, with the untightened stubs.
-        at_sinks = {d.path for d in tightened if _sink_call_of(parsed[d.path], d) is not None}
-        from_stubs: set[_Key] = set()
+        # Errors at calls to our sinks may come from our stubs.  Most say so themselves; the
+        # files with one that does not are compared with a run on the untightened stubs.
+        from_stubs, at_sinks = _judge_sink_errors(tightened, parsed, checker.name)
         if at_sinks:
             progress(f"comparing {len(at_sinks)} files with the untightened stubs")
             stock_overlay = cached_overlay(checker, UNTIGHTENED, cache_dir)
@@ -488,7 +523,7 @@ def run_check(
                 extra_paths=search,
                 python=environment.python,
             )
-            from_stubs = _stub_errors(tightened, stock, at_sinks)
+            from_stubs |= _stub_errors(tightened, stock, at_sinks)
         about = _about_literal_strings(run, tightened, from_stubs, checker.name)
         unsure = [
             d
@@ -516,7 +551,7 @@ def _sort(findings: list[Finding]) -> list[Finding]:
 
 def _place(entry: _Parsed, diagnostic: Diagnostic) -> tuple[str, int, int]:
     """Where an error falls: the call it is about, else its own position."""
-    site = callees.site_of(entry.tree, diagnostic.line, diagnostic.column)
+    site = entry.sites.at(diagnostic.line, diagnostic.column)
     if site.call is not None:
         return (diagnostic.path, site.call.lineno, site.call.col_offset)
     return (diagnostic.path, diagnostic.line, diagnostic.column)

@@ -45,6 +45,9 @@ class RunResult:
     output: str
 
 
+_VERSIONS: dict[tuple[str, ...], str] = {}
+
+
 class Checker(ABC):
     """What the rest of the project needs to know about one type checker."""
 
@@ -85,6 +88,13 @@ class Checker(ABC):
         return True
 
     def version(self) -> str:
+        """The checker's version; asked once per executable (pyright's start costs 0.3 s)."""
+        command = tuple(self.executable())
+        if command not in _VERSIONS:
+            _VERSIONS[command] = self._ask_version()
+        return _VERSIONS[command]
+
+    def _ask_version(self) -> str:
         proc = subprocess.run(
             [*self.executable(), "--version"], capture_output=True, text=True, check=False
         )

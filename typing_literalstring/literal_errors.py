@@ -28,7 +28,7 @@ _EXPECTED_LITERAL_STRING = re.compile(
     r"|[Ee]xpected:? "  # ty, zuban, mypy
     r"|variable has type "  # zuban, mypy
     r"|has type |with type |declared type "  # TypedDict items, attributes
-    r")[\"`][^\"`]*\bLiteralString\b"
+    r")[\"`](?P<expected>[^\"`]*\bLiteralString\b[^\"`]*)"
 )
 # How each checker names the function whose parameter it checked.
 _CALLEE = (
@@ -39,8 +39,6 @@ _CALLEE = (
         r'Argument (?P<position>\d+) to "(?P<function>\w+)"(?: of "(?P<cls>\w+)")?'
     ),
 )
-# Our mypy plugin's note (setting `callee_notes`): the fully qualified callee.
-_PLUGIN_NOTE = re.compile(r'LiteralString parameter "(?P<param>[^"]+)" of "(?P<qualified>[\w.]+)"')
 
 _UNRESOLVED_CODES = frozenset(
     {
@@ -90,22 +88,24 @@ def is_about_literal_string(diagnostic: Diagnostic, checker: str) -> bool:
     )
 
 
+def expected_type(message: str) -> str | None:
+    """The expected type, as the message writes it, when it names LiteralString."""
+    match = _EXPECTED_LITERAL_STRING.search(message)
+    return match["expected"] if match else None
+
+
 @dataclass(frozen=True)
 class Callee:
     """What the checker's message says about the called function."""
 
     function: str = ""  # its name, or a dotted name when the checker gives one
-    qualified: bool = False  # ``function`` is fully qualified (pyrefly, the mypy plugin)
+    qualified: bool = False  # ``function`` is fully qualified (pyrefly)
     cls: str = ""  # the class of a method when the checker names it (zuban, mypy)
     parameter: str = ""  # the parameter's name, or "argument N"
 
 
 def callee_in(messages: tuple[str, ...]) -> Callee | None:
     """The callee named in a checker's messages, or None for assignments and returns."""
-    for message in messages:
-        note = _PLUGIN_NOTE.search(message)
-        if note is not None:
-            return Callee(note["qualified"], True, "", note["param"])
     for message in messages:
         for pattern in _CALLEE:
             match = pattern.search(message)

@@ -6,7 +6,9 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
+
+from .source_edits import byte_offsets, segment
 
 
 @dataclass(frozen=True)
@@ -134,16 +136,16 @@ def callee_name(node: ast.expr) -> str | None:
     return None
 
 
-def find_sink_calls(tree: ast.AST, source: str) -> list[SinkCall]:
+def find_sink_calls(calls: Iterable[ast.Call], source: str) -> list[SinkCall]:
+    """The calls, among a file's ``calls``, of a function named like one of our sinks."""
     found: list[SinkCall] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
+    data, offsets = source.encode("utf-8"), byte_offsets(source)
+    for node in calls:
         name = callee_name(node.func)
         if name not in SINK_NAMES:
             continue
         rule, api = SINK_NAMES[name]
-        callee = ast.get_source_segment(source, node.func) or name
+        callee = segment(data, offsets, node.func) or name
         found.append(
             SinkCall(
                 node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, callee, rule, api

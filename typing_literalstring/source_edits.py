@@ -19,6 +19,19 @@ def byte_offsets(source: str) -> list[int]:
     return offsets
 
 
+def segment(data: bytes, offsets: Sequence[int], node: ast.expr) -> str:
+    """The source text of ``node``, from the file's bytes and ``byte_offsets``.
+
+    ``ast.get_source_segment`` splits the whole file on every call; a file with hundreds of
+    calls of interest made that the slowest step of ``check``.
+    """
+    assert node.end_lineno is not None
+    assert node.end_col_offset is not None
+    start = offsets[node.lineno - 1] + node.col_offset
+    end = offsets[node.end_lineno - 1] + node.end_col_offset
+    return data[start:end].decode("utf-8")
+
+
 def apply_edits(source: str, edits: Sequence[tuple[int, int, bytes]]) -> str:
     """Replace byte ranges (start, end) of ``source``, later ones first so offsets hold."""
     out = bytearray(source.encode("utf-8"))

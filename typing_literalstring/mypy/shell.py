@@ -30,7 +30,8 @@ def script_places(path: str) -> list[Place]:
     """Where the shell scripts of argument lists are in the module's source file."""
     try:
         with open(path, "rb") as handle:
-            tree = ast.parse(handle.read(), filename=path)
+            data = handle.read()
+        tree = ast.parse(data, filename=path)
     except (OSError, SyntaxError, ValueError):
         return []
     return [
@@ -40,7 +41,8 @@ def script_places(path: str) -> list[Place]:
             shell.script.end_lineno or shell.script.lineno,
             shell.script.end_col_offset or 0,
         )
-        for shell in find(tree)
+        # The text only serves to skip files naming no shell program, whose names are ASCII.
+        for shell in find(tree, data.decode("utf-8", errors="replace"))
     ]
 
 

@@ -1,0 +1,133 @@
+"""Which errors of the tightened run come from our own stubs, told from the messages alone.
+
+An error at a sink call may come from our tightening, or from a callee of the same name that
+takes LiteralString anyway (psycopg 3's ``execute``, a team's own ``run`` helper).  Comparing
+with a run on the untightened stubs tells them apart, but costs a second checker run.  Most
+such errors say enough on their own: the checker names the expected type, the function, and
+(depending on the checker) the parameter, the class or the full module path.  When every one of
+those matches a parameter that our specifications tighten, and no checked file defines a
+function of that name taking LiteralString, the error is ours; anything less certain is left
+to the comparison run.
+
+Not decided here: "no overload matches" errors (pyright, basedpyright and ty never name the
+refused types there, whatever the overloads' order; docs/checker-messages.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import functools
+from dataclasses import dataclass
+from typing import Collection
+
+from .checkers import Diagnostic
+from .literal_errors import (
+    Callee,
+    callee_in,
+    expected_type,
+    is_about_literal_string,
+    is_no_matching_overload,
+)
+from .stubspec import load_specs
+
+
+@dataclass(frozen=True)
+class TightenedParameter:
+    """A parameter that our specifications give a LiteralString type."""
+
+    module: str  # "sqlite3", "asyncio.subprocess"
+    owner: str  # the class holding the method, or "" for a module-level function
+    function: str
+    parameter: str
+    annotation: str  # as the specification writes it: "LiteralString | Sequence[LiteralString]"
+
+    @property
+    def called_as(self) -> str:
+        """The name a call uses: the class for a constructor."""
+        return self.owner if self.function == "__init__" else self.function
+
+
+def _module_of(target: str) -> str:
+    """The module a specification tightens: ``asyncio/subprocess.pyi`` -> ``asyncio.subprocess``."""
+    path = target[: -len(".pyi")]
+    if path.endswith("/__init__"):
+        path = path[: -len("/__init__")]
+    return path.replace("/", ".")
+
+
+@functools.lru_cache(maxsize=1)
+def tightened_parameters() -> tuple[TightenedParameter, ...]:
+    return tuple(
+        TightenedParameter(
+            _module_of(spec.target), function.owner or "", function.name, r.name, r.annotation
+        )
+        for spec in load_specs()
+        for function in spec.functions
+        for r in function.retypes
+    )
+
+
+def _normalised(annotation: str) -> str:
+    return "".join(annotation.split())
+
+
+def literal_string_functions(tree: ast.AST, source: str) -> set[str]:
+    """Names of the functions defined in a file with a parameter annotated with LiteralString."""
+    if "LiteralString" not in source:  # most files: no walk
+        return set()
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and any(
+            "LiteralString" in ast.dump(a.annotation)
+            for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+            if a.annotation is not None
+        )
+    }
+
+
+class Verdict(enum.Enum):
+    OURS = "only our stubs give this error"
+    NOT_OURS = "the error is about something else"
+    UNSURE = "compare with a run on the untightened stubs"
+
+
+def _names(callee: Callee, tightened: TightenedParameter) -> bool:
+    """Whether the callee the message names may be ``tightened``'s function."""
+    if callee.qualified:
+        return callee.function == ".".join(
+            p for p in (tightened.module, tightened.owner, tightened.function) if p
+        )
+    if callee.function not in (tightened.function, tightened.called_as):
+        return False
+    return not callee.cls or callee.cls == tightened.owner
+
+
+def judge(
+    diagnostic: Diagnostic, called_as: str, checker: str, ambiguous: Collection[str] = ()
+) -> Verdict:
+    """Whether an error inside a call of the sink ``called_as`` is one that only our stubs give.
+
+    ``ambiguous``: the names of functions in the checked files that take LiteralString, whose
+    errors could read like ours.
+    """
+    if is_no_matching_overload(diagnostic):
+        return Verdict.UNSURE
+    if not is_about_literal_string(diagnostic, checker):
+        return Verdict.NOT_OURS
+    expected = expected_type(diagnostic.message)
+    callee = callee_in((diagnostic.message,))
+    if expected is None or callee is None:
+        return Verdict.UNSURE
+    named = [t for t in tightened_parameters() if t.called_as == called_as and _names(callee, t)]
+    if not named:
+        return Verdict.NOT_OURS  # another callee inside the sink's arguments, or not ours
+    parameter = "" if callee.parameter.startswith("argument ") else callee.parameter
+    if not any(
+        _normalised(expected) == _normalised(t.annotation) and parameter in ("", t.parameter)
+        for t in named
+    ):
+        return Verdict.NOT_OURS  # the same name, another type: psycopg's execute
+    return Verdict.UNSURE if called_as in ambiguous else Verdict.OURS
