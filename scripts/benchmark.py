@@ -313,6 +313,47 @@ def _timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
+def _run_in(
+    checker: Checker,
+    files: list[Path],
+    overlay: Path | None,
+    workdir: Path,
+    fresh: bool,
+    rep: int,
+    *,
+    python_version: str | None = PYTHON,
+    extra_paths: Sequence[Path] = (),
+) -> None:
+    """One run of ``checker``; ``fresh``: in a folder of its own (a cold checker cache)."""
+    checker.run(
+        files,
+        python_version=python_version,
+        overlay=overlay,
+        workdir=workdir / str(rep) if fresh else workdir,
+        extra_paths=list(extra_paths),
+    )
+
+
+def _check_command(command: list[str], cwd: Path, rep: int) -> None:
+    """One run of the `typing-literalstring check` command, as a user starts it."""
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed (exit {done.returncode}):\n{done.stderr}")
+
+
+def _alternating(
+    reps: int, first: Callable[[int], object], second: Callable[[int], object]
+) -> tuple[list[float], list[float]]:
+    """Seconds of ``reps`` runs of each action (given the run's number), the order swapped every
+    run so that neither profits from what the other left warm."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for rep in range(reps):
+        for which in (0, 1) if rep % 2 == 0 else (1, 0):
+            action = first if which == 0 else second
+            times[which].append(_timed(partial(action, rep)))
+    return times
+
+
 def cost(reps: int) -> list[str]:
     work = Path(tempfile.mkdtemp(prefix="tls-cost-"))
     projects = fetch_projects(work / "sdists")
@@ -329,27 +370,12 @@ def cost(reps: int) -> list[str]:
         ratios_all: list[float] = []
         for requirement, folder in projects.items():
             files = sorted(folder.rglob("*.py"))
-            stock: list[float] = []
-            tightened: list[float] = []
-            for with_overlay in (False, True):  # warm-up runs, not timed (disk cache, JIT)
-                checker.run(
-                    files,
-                    python_version=PYTHON,
-                    overlay=overlay if with_overlay else None,
-                    workdir=work / "warmup" / f"{name}-{folder.name}-{with_overlay}",
-                )
-            for rep in range(reps):
-                for with_overlay in (False, True) if rep % 2 == 0 else (True, False):
-                    run_dir = work / "runs" / f"{name}-{folder.name}-{rep}-{with_overlay}"
-                    started = time.perf_counter()
-                    checker.run(
-                        files,
-                        python_version=PYTHON,
-                        overlay=overlay if with_overlay else None,
-                        workdir=run_dir,
-                    )
-                    seconds = time.perf_counter() - started
-                    (tightened if with_overlay else stock).append(seconds)
+            runs = work / "runs" / f"{name}-{folder.name}"
+            stock_run = partial(_run_in, checker, files, None, runs / "stock", True)
+            tightened_run = partial(_run_in, checker, files, overlay, runs / "tightened", True)
+            stock_run(-1)  # warm-up runs, not timed (disk cache, JIT)
+            tightened_run(-1)
+            stock, tightened = _alternating(reps, stock_run, tightened_run)
             ratios = [t / s for t, s in zip(tightened, stock)]
             ratios_all += ratios
             lines.append(
@@ -394,27 +420,31 @@ CHECK_COST_HEADING = "### `check` against one plain run of its checker"
 CHECK_COST_CHECKERS = ("pyright", "basedpyright", "mypy", "ty", "zuban", "pyrefly")
 
 
-def check_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
+def check_cost(
+    projects: dict[str, Path], reps: int, work: Path, checkers: Sequence[str] = CHECK_COST_CHECKERS
+) -> list[str]:
     """What `check` costs against one plain run of the checker it runs, on the same files.
 
-    `check` runs its checker once with the tightened stubs, again untightened only on the files
-    with errors at sink calls, once more on instrumented copies of the files that start shells
-    through argument lists, and asks for revealed types where an overload error is unclear.
-    The plain run is the same checker, same files and settings, without our stubs (for mypy:
-    with our plugin, as `check` runs it).  The overlay cache is warm, as it is after a first use.
+    `check` runs its checker once with the tightened stubs; again untightened only on the files
+    with errors at sink calls that do not say they come from our stubs ("no overload matches");
+    once more on instrumented copies of the files that start shells through argument lists; and
+    asks for revealed types where an overload error is unclear.  It is timed as a user runs it:
+    the `typing-literalstring` command, our start-up included.  The plain run is the same
+    checker, same files and settings, without our stubs (for mypy: with our plugin, as `check`
+    runs it).  The overlay cache is warm, as it is after a first use.
     """
     lines = [
         CHECK_COST_HEADING,
         "",
-        f"`check --checker NAME PACKAGE` from the sdist's root against one plain run; {reps} runs "
-        "of each, alternating; overlay cache warm.",
+        f"`typing-literalstring check --checker NAME PACKAGE` from the sdist's root against one "
+        f"plain run of the checker; {reps} runs of each, alternating; overlay cache warm.",
         "",
         "| checker | project | files | plain run (median s) | check (median s) | ratio (median) |",
         "|---|---|---|---|---|---|",
     ]
     summary: list[str] = []
     cache = work / "cache"
-    for name in CHECK_COST_CHECKERS:
+    for name in checkers:
         checker = CHECKERS[name]
         if not checker.is_installed():
             continue
@@ -423,23 +453,23 @@ def check_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
         for requirement, folder in projects.items():
             root = find_root(folder)
             files = python_files([folder])
-            run_check(checker, [folder], cache_dir=cache, cwd=root)  # warms the cache
-            plain: list[float] = []
-            checked: list[float] = []
-            for rep in range(reps):
-                for ours in (False, True) if rep % 2 == 0 else (True, False):
-                    run_dir = work / "runs" / f"{name}-{folder.name}-{rep}-{ours}"
-                    started = time.perf_counter()
-                    if ours:
-                        run_check(checker, [folder], cache_dir=cache, cwd=root)
-                    else:
-                        runs_as.run(
-                            files,
-                            python_version=None,
-                            workdir=run_dir,
-                            extra_paths=search_paths(root),
-                        )
-                    (checked if ours else plain).append(time.perf_counter() - started)
+            command = [
+                *(sys.executable, "-m", "typing_literalstring", "check"),
+                *("--checker", name, "--cache-dir", str(cache), str(folder)),
+            ]
+            check = partial(_check_command, command, root)
+            plain_run = partial(
+                _run_in,
+                runs_as,
+                files,
+                None,
+                work / "runs" / f"{name}-{folder.name}",
+                True,
+                python_version=None,
+                extra_paths=search_paths(root),
+            )
+            check(-1)  # warms the overlay cache
+            plain, checked = _alternating(reps, plain_run, check)
             ratios = [c / p for c, p in zip(checked, plain)]
             ratios_all += ratios
             lines.append(
@@ -459,12 +489,6 @@ def _replace_section(text: str, heading: str, section: list[str]) -> str:
         return text.rstrip("\n") + "\n\n" + body
     end = text.find("\n#", start + len(heading))
     return text[:start] + body + (text[end + 1 :] if end >= 0 else "")
-
-
-def _mypy_seconds(checker: Checker, files: list[Path], overlay: Path, workdir: Path) -> float:
-    started = time.perf_counter()
-    checker.run(files, python_version=PYTHON, overlay=overlay, workdir=workdir)
-    return time.perf_counter() - started
 
 
 def _reworded(error: Diagnostic, ours: list[Diagnostic]) -> bool:
@@ -491,15 +515,16 @@ def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
     for requirement, folder in projects.items():
         files = sorted(folder.rglob("*.py"))
         for kind, ratios_all in (("cold", cold_all), ("warm", warm_all)):
-            times: dict[str, list[float]] = {"plain": [], "plugin": []}
-            for rep in range(reps):
-                for label in ("plain", "plugin") if rep % 2 == 0 else ("plugin", "plain"):
-                    checker = plain if label == "plain" else plugin
-                    # Cold: a fresh cache every run; warm: the same cache, filled once before.
-                    where = work / kind / folder.name / label / (str(rep) if kind == "cold" else "")
-                    if kind == "warm" and rep == 0:
-                        _mypy_seconds(checker, files, overlay, where)
-                    times[label].append(_mypy_seconds(checker, files, overlay, where))
+            # Cold: a fresh cache every run; warm: the same cache, filled once before.
+            fresh = kind == "cold"
+            where = work / kind / folder.name
+            plain_run = partial(_run_in, plain, files, overlay, where / "plain", fresh)
+            plugin_run = partial(_run_in, plugin, files, overlay, where / "plugin", fresh)
+            if not fresh:
+                plain_run(-1)
+                plugin_run(-1)
+            plain_times, plugin_times = _alternating(reps, plain_run, plugin_run)
+            times = {"plain": plain_times, "plugin": plugin_times}
             ratios = [b / a for a, b in zip(times["plain"], times["plugin"])]
             ratios_all += ratios
             lines.append(
@@ -558,11 +583,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, help="only the first N cases of each family")
     parser.add_argument("--tools", nargs="*", default=[*ENFORCING, "bandit", "ruff"])
     parser.add_argument("--reps", type=int, default=5, help="cost: runs of each kind")
+    parser.add_argument(
+        "--checkers",
+        nargs="*",
+        default=list(CHECK_COST_CHECKERS),
+        choices=CHECK_COST_CHECKERS,
+        help="--check-cost: the checkers to time",
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     if args.check_cost:
         work = Path(tempfile.mkdtemp(prefix="tls-check-cost-"))
-        section = check_cost(fetch_projects(work / "sdists"), args.reps, work)
+        section = check_cost(fetch_projects(work / "sdists"), args.reps, work, args.checkers)
         previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         args.out.write_text(_replace_section(previous, CHECK_COST_HEADING, section), "utf-8")
         print("\n".join(section))
