@@ -264,7 +264,9 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
     findings = [json.loads(out)["findings"] for out in outputs]
     assert findings[0] == findings[1] == findings[2]
     names = sorted(p.name for p in cache_dir.iterdir())
-    assert len(names) == 2  # one tightened and one untightened entry, no build debris
+    # The tightened overlay (and the untightened one, had a sink error needed the comparison),
+    # each complete: no build debris.
+    assert [n for n in names if "-default-" in n]
     assert all(cache.is_complete(cache_dir / n) for n in names)
 
 

@@ -15,7 +15,7 @@ import pytest
 from typing_literalstring import check as check_module
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Checker, Diagnostic, RunResult
 from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, main
-from typing_literalstring.literal_errors import is_about_literal_string
+from typing_literalstring.literal_errors import is_about_literal_string, unresolved_module
 
 REPORTS = """\
 from typing_extensions import LiteralString
@@ -96,6 +96,14 @@ def _json(
 ) -> tuple[int, dict[str, Any]]:
     status, out, _ = _run(["--format", "json", *args], capsys, cache)
     return status, json.loads(out)
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` (relative path -> text) under ``root``."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
 
 
 def _places(document: dict[str, Any]) -> set[tuple[str, int, str]]:
@@ -242,19 +250,83 @@ def test_mypy_checks_unannotated_bodies_and_folders_without_init(
 ) -> None:
     _checker("mypy")
     monkeypatch.chdir(tmp_path)
-    root = tmp_path / "proj"
-    (root / "plugins").mkdir(parents=True)
-    (root / "scripts").mkdir()
-    (root / "setup.cfg").write_text("")
-    (root / "plugins" / "util.py").write_text(
-        "import subprocess\n\ndef handler(request):\n"
-        '    subprocess.run("ls " + str(request), shell=True)\n'
+    root = _tree(
+        tmp_path / "proj",
+        {
+            "setup.cfg": "",
+            "plugins/util.py": "import subprocess\n\ndef handler(request):\n"
+            '    subprocess.run("ls " + str(request), shell=True)\n',
+            "scripts/util.py": "def g() -> None: ...\n",
+        },
     )
-    (root / "scripts" / "util.py").write_text("def g() -> None: ...\n")
     status, document = _json(["--checker", "mypy", str(root)], capsys, tmp_path / "cache")
     # Two util.py in folders without __init__.py: plain mypy stops on "Duplicate module".
     assert status == EXIT_FINDINGS
     assert _places(document) == {("proj/plugins/util.py", 4, "LS201")}
+
+
+def test_mypy_leaves_out_a_folder_it_cannot_name_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """borgmatic's tests/end-to-end/ holds __init__.py: mypy alone stops on the whole run."""
+    _checker("mypy")
+    monkeypatch.chdir(tmp_path)
+    shell = "import os\n\ndef f(u: str) -> None:\n    os.system(u)\n"
+    root = _tree(
+        tmp_path / "proj",
+        {
+            "pyproject.toml": "",
+            "tests/__init__.py": "",
+            "tests/end-to-end/__init__.py": "",
+            "tests/end-to-end/test_e2e.py": shell,
+            "app.py": shell,
+        },
+    )
+    cache = tmp_path / "cache"
+    status, document = _json(["--checker", "mypy", str(root)], capsys, cache)
+    assert status == EXIT_FINDINGS
+    assert _places(document) == {("proj/app.py", 4, "LS201")}
+    assert sorted(document["unchecked"]["files"]) == [
+        "proj/tests/end-to-end/__init__.py",
+        "proj/tests/end-to-end/test_e2e.py",
+    ]
+    assert "proj/tests/end-to-end holds __init__.py" in document["unchecked"]["notice"]
+    status, out, _ = _run(["--checker", "mypy", str(root)], capsys, cache)
+    assert "warning: 2 files not checked: mypy+plugin cannot name their modules" in out
+    if CHECKERS["pyright"].is_installed():  # other checkers take the folder
+        status, document = _json(["--checker", "pyright", str(root)], capsys, cache)
+        assert "proj/tests/end-to-end/test_e2e.py" in {f["path"] for f in document["findings"]}
+        assert document["unchecked"]["files"] == []
+
+
+@pytest.mark.parametrize("name", ["pyright", "ty"])
+def test_typesheds_literal_preserving_overloads_are_not_findings(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`os.path.join(a: LiteralString, ...) -> LiteralString` stands beside a `str` overload:
+    pyright's "no overloads" for `str | None` there is about None (borgmatic 2.1.10).  Python
+    3.13's `warnings.deprecated(message: LiteralString)` has no `str` alternative: a finding."""
+    _checker(name)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "paths.py").write_text(
+        "import os\nfrom typing import Optional\nfrom warnings import deprecated\n\n"
+        "def state(base: Optional[str]) -> str:\n"
+        "    return os.path.join(base, 'checks')\n"
+        "def parent(p: bytes) -> str:\n"
+        "    return os.path.dirname(os.path.join(p, 'x'))\n"
+        "def old(message: str) -> object:\n"
+        "    return deprecated(message)\n"
+    )
+    status, document = _json(
+        ["--checker", name, "--python-version", "3.13", "--show-other", str(tmp_path)],
+        capsys,
+        tmp_path / "cache",
+    )
+    assert [(f["line"], f["rule"], f["sink"]) for f in document["findings"]] == [
+        (10, "LS001", "warnings.deprecated")
+    ]
+    assert status == EXIT_FINDINGS
+    assert 6 in {o["line"] for o in document["other"]}
 
 
 def test_a_file_that_does_not_parse_is_reported_and_the_rest_checked(
@@ -305,16 +377,43 @@ def test_ctrl_c_is_one_line_and_exit_130(
     assert (out, err) == ("", "typing-literalstring: interrupted\n")
 
 
-def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
+def test_overload_errors_of_builtins_and_the_standard_library_are_not_revealed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """datasette 0.65.5 had "No overloads for" `getattr`, `iter` and `Decimal(...)`: the stock
+    stdlib has no LiteralString sink, so asking pyright about them was a wasted run."""
+    checker = _checker("pyright")
+    (tmp_path / "m.py").write_text(
+        "from decimal import Decimal\n\ndef f(x: object) -> None:\n"
+        "    Decimal(x)\n    iter(x, 1, 2)\n    getattr(x, 1)\n"
+    )
+    runs: list[str] = []
+    real_run = type(checker).run
+
+    def counting(self: Checker, files: list[Path], **kwargs: Any) -> RunResult:  # noqa: ANN401
+        runs.append(kwargs["workdir"].name)
+        return real_run(self, files, **kwargs)
+
+    monkeypatch.setattr(type(checker), "run", counting)
+    result = check_module.run_check(checker, [tmp_path], cache_dir=tmp_path / "cache")
+    assert result.findings == []
+    assert len(result.other) >= 3
+    assert runs == ["tightened"]
+
+
+@pytest.mark.parametrize(("name", "runs_expected"), [("pyright", [5]), ("ty", [5, 1])])
+def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
+    name: str, runs_expected: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The untightened comparison runs only on files whose sink errors do not say they are ours.
 
     pyright's "Argument of type "str" cannot be assigned to parameter "command" of type
-    "LiteralString" in function "system"" names our tightened parameter; its "No overloads for
-    "run"" does not, so that file is compared.
+    "LiteralString" in function "system"" names our tightened parameter, and its "No overloads
+    for "run"" comes with "parameter "shell" of type "Literal[False]"", which only our overlay
+    declares: one run.  ty says only "No overload of function `run` matches arguments", so that
+    file, and only it, is compared.
     """
-    checker = _checker("pyright")
+    checker = _checker(name)
     (tmp_path / "sink.py").write_text("import os\n\ndef f(u: str) -> None:\n    os.system(u)\n")
     (tmp_path / "shell.py").write_text(
         "import subprocess\n\ndef f(u: str) -> None:\n    subprocess.run(u, shell=True)\n"
@@ -334,7 +433,7 @@ def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
         ("shell.py", "LS201"),
         ("sink.py", "LS201"),
     ]
-    assert runs == [5, 1]
+    assert runs == runs_expected
 
 
 @pytest.mark.parametrize(
@@ -361,3 +460,26 @@ def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
 def test_which_messages_say_a_literal_string_was_refused(message: str, about: bool) -> None:
     diagnostic = Diagnostic("x.py", 1, 1, "error", message)
     assert is_about_literal_string(diagnostic, "pyright") is about
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "module"),
+    [
+        ("reportMissingImports", 'Import "yaml" could not be resolved', "yaml"),
+        ("import-not-found", "Cannot resolve imported module `yaml`", "yaml"),
+        (
+            "import-not-found",
+            'Cannot find implementation or library stub for module named "yaml"',
+            "yaml",
+        ),
+        ("missing-import", "Cannot find module `yaml`", "yaml"),
+        (  # mypy, borgmatic 2.1.10: the module is installed but has no types
+            "import-untyped",
+            'Library stubs not installed for "binaryornot"',
+            "binaryornot",
+        ),
+    ],
+)
+def test_unresolved_imports_are_named_by_their_module(code: str, message: str, module: str) -> None:
+    diagnostic = Diagnostic("app.py", 1, 1, "error", message, code)
+    assert unresolved_module(diagnostic) == module

@@ -15,6 +15,7 @@ from typing_literalstring.checkers import Diagnostic
 from typing_literalstring.own_sinks import (
     Verdict,
     judge,
+    judge_call,
     literal_string_functions,
     tightened_parameters,
 )
@@ -154,3 +155,33 @@ def test_project_functions_taking_literal_string_are_found() -> None:
         "def other(sql: str) -> None: ...\n"
     )
     assert literal_string_functions(ast.parse(source), source) == {"execute", "run"}
+
+
+_NO_OVERLOADS = _error('No overloads for "run" match the provided arguments', "reportCallIssue")
+_SHELL_REFUSED = _error(
+    'Argument of type "Literal[True]" cannot be assigned to parameter "shell" of type '
+    '"Literal[False]" in function "run"',
+    "reportArgumentType",
+)
+_CWD = _error(
+    'Argument of type "Literal[123]" cannot be assigned to parameter "cwd" of type '
+    '"StrOrBytesPath | None" in function "run"',
+    "reportArgumentType",
+)
+
+
+def test_our_shell_overload_refusing_shell_true_settles_the_call() -> None:
+    """pyright lists every failing argument of the best overload; `shell: Literal[False]` is
+    only in our overlay (the stock stub says `shell: bool`)."""
+    verdicts = judge_call([_NO_OVERLOADS, _SHELL_REFUSED, _CWD], "run", "pyright")
+    assert verdicts == [Verdict.OURS, Verdict.OURS, Verdict.NOT_OURS]
+
+
+def test_without_the_shell_refusal_the_call_stays_unsure() -> None:
+    # `subprocess.run("ls", shell=True, cwd=123)`: the tightened overload matched best.
+    assert judge_call([_NO_OVERLOADS, _CWD], "run", "pyright") == [
+        Verdict.UNSURE,
+        Verdict.NOT_OURS,
+    ]
+    # Not a shell sink: the same words prove nothing.
+    assert judge_call([_NO_OVERLOADS, _SHELL_REFUSED], "execute", "pyright")[0] is Verdict.UNSURE

@@ -9,7 +9,9 @@ mypy, a qualified name from pyrefly or our mypy plugin).
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass
+from typing import Collection
 
 from .literal_errors import Callee
 
@@ -120,6 +122,18 @@ def _dotted(node: ast.expr) -> list[str] | None:
     if isinstance(node, ast.Name):
         return [node.id, *reversed(parts)]
     return None
+
+
+def from_standard_library(call: ast.Call, names: dict[str, str], stdlib: Collection[str]) -> bool:
+    """Whether the callee is a builtin, or reached through an import of a standard-library
+    module (``stdlib``: its top-level names); False when the file binds the name itself."""
+    dotted = _dotted(call.func)
+    if dotted is None:
+        return False
+    head = dotted[0]
+    if head in names:
+        return names[head].split(".")[0] in stdlib
+    return hasattr(builtins, head)
 
 
 def qualify(call: ast.Call, callee: Callee | None, names: dict[str, str], source: str) -> str:

@@ -25,7 +25,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence, Tuple
+from typing import Callable, Iterable, Sequence, Tuple
 
 from . import argv_shell, callees, own_sinks, reveal
 from .cache import cached_overlay
@@ -38,7 +38,7 @@ from .literal_errors import (
     notes_name_literal_string,
     unresolved_module,
 )
-from .overlay import UNTIGHTENED
+from .overlay import UNTIGHTENED, stdlib_modules
 from .project import (
     Environment,
     choose_environment,
@@ -56,6 +56,7 @@ from .sinks import (
     innermost_sink_call,
     qualified_api,
 )
+from .typeshed_literals import requires_literal_string
 
 
 class UsageError(TypingLiteralStringError):
@@ -109,6 +110,14 @@ class Unparsable:
     message: str
 
 
+@dataclass(frozen=True)
+class Unchecked:
+    """A file the checker refuses to take, and the folder that makes it refuse."""
+
+    path: str
+    folder: str
+
+
 @dataclass
 class CheckResult:
     checker: str
@@ -123,6 +132,7 @@ class CheckResult:
     unresolved: list[str] = field(default_factory=lambda: [])  # modules that did not resolve
     unresolved_errors: int = 0
     unparsable: list[Unparsable] = field(default_factory=lambda: [])
+    unchecked: list[Unchecked] = field(default_factory=lambda: [])  # refused by the checker
     rebuilt_corrupt_cache: bool = False
 
     def by_family(self) -> Counter[str]:
@@ -184,24 +194,49 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class _Runs:
+    """How every checker run of one `check` is made: same checker, target and environment."""
+
+    checker: Checker
+    python_version: str | None
+    environment: Environment
+    workdir: Path
+
+    def run(
+        self, files: Iterable[str], name: str, extra_paths: Sequence[Path], overlay: Path | None
+    ) -> RunResult:
+        return self.checker.run(
+            [Path(f) for f in sorted(files)],
+            python_version=self.python_version,
+            overlay=overlay,
+            workdir=self.workdir / name,
+            extra_paths=extra_paths,
+            python=self.environment.python,
+        )
+
+
 def _revealed(
-    checker: Checker,
-    unsure: list[Diagnostic],
-    parsed: dict[str, _Parsed],
-    root: Path,
-    python_version: str | None,
-    environment: Environment,
-    workdir: Path,
+    runs: _Runs, unsure: list[Diagnostic], parsed: dict[str, _Parsed], root: Path, stdlib: _Stdlib
 ) -> set[_Key]:
-    """The "no overload matches" errors whose callee's revealed type names LiteralString."""
+    """The "no overload matches" errors whose callee's revealed type names LiteralString.
+
+    Builtins and standard-library callees are not asked about: the stock stdlib types no sink
+    with LiteralString, and its literal-preserving overloads are never findings (datasette:
+    `getattr`, `iter`, `Decimal(...)`)."""
     calls: dict[str, dict[int, ast.Call]] = {}
     for d in unsure:
-        site = parsed[d.path].sites.at(d.line, d.column)
-        if site.call is not None and _inside(Path(d.path), root):
+        entry = parsed[d.path]
+        site = entry.sites.at(d.line, d.column)
+        if (
+            site.call is not None
+            and _inside(Path(d.path), root)
+            and not callees.from_standard_library(site.call, entry.names, stdlib.modules)
+        ):
             calls.setdefault(d.path, {})[id(site.call)] = site.call
     if not calls:
         return set()
-    mirror = workdir / "mirror"
+    mirror = runs.workdir / "mirror"
     copies = reveal.build_mirror(
         root,
         [
@@ -210,13 +245,7 @@ def _revealed(
         ],
         mirror,
     )
-    result = checker.run(
-        [Path(c) for c in copies],
-        python_version=python_version,
-        workdir=workdir / "reveal-run",
-        extra_paths=search_paths(mirror),
-        python=environment.python,
-    )
+    result = runs.run(copies, "reveal-run", search_paths(mirror), None)
     takes_literal = {
         (str(copies[d.path]), d.line)
         for d in result.diagnostics
@@ -280,18 +309,22 @@ def _judge_sink_errors(
     ambiguous: set[str] = set()
     for entry in parsed.values():
         ambiguous |= own_sinks.literal_string_functions(entry.tree, entry.source)
-    ours: set[_Key] = set()
-    unsure: set[str] = set()
+    at_call: dict[tuple[str, int, int], tuple[SinkCall, list[Diagnostic]]] = {}
     for diagnostic in tightened:
         call = _sink_call_of(parsed[diagnostic.path], diagnostic)
-        if call is None:
-            continue
+        if call is not None:
+            place = (diagnostic.path, call.line, call.column)
+            at_call.setdefault(place, (call, []))[1].append(diagnostic)
+    ours: set[_Key] = set()
+    unsure: set[str] = set()
+    for call, diagnostics in at_call.values():
         called_as = call.callee.rsplit(".", 1)[-1].strip()
-        verdict = own_sinks.judge(diagnostic, called_as, checker, ambiguous)
-        if verdict is own_sinks.Verdict.OURS:
-            ours.add(_key(diagnostic))
-        elif verdict is own_sinks.Verdict.UNSURE:
-            unsure.add(diagnostic.path)
+        verdicts = own_sinks.judge_call(diagnostics, called_as, checker, ambiguous)
+        for diagnostic, verdict in zip(diagnostics, verdicts):
+            if verdict is own_sinks.Verdict.OURS:
+                ours.add(_key(diagnostic))
+            elif verdict is own_sinks.Verdict.UNSURE:
+                unsure.add(diagnostic.path)
     return ours, unsure
 
 
@@ -369,14 +402,7 @@ class _InstrumentedCopy:
     instrumented: argv_shell.Instrumented
 
 
-def _argv_findings(
-    checker: Checker,
-    parsed: dict[str, _Parsed],
-    search: list[Path],
-    python_version: str | None,
-    environment: Environment,
-    workdir: Path,
-) -> list[Finding]:
+def _argv_findings(runs: _Runs, parsed: dict[str, _Parsed], search: list[Path]) -> list[Finding]:
     """Judge shells started through argument lists on instrumented copies of the files."""
     copies: dict[str, _InstrumentedCopy] = {}
     for number, (name, entry) in enumerate(sorted(parsed.items())):
@@ -388,23 +414,17 @@ def _argv_findings(
             relative = path.relative_to(search[0])
         except ValueError:  # outside the project: keep names apart by their position
             relative = Path("_outside") / str(number) / path.name
-        copy = workdir / "instrumented" / relative
+        copy = runs.workdir / "instrumented" / relative
         copy.parent.mkdir(parents=True, exist_ok=True)
         instrumented = argv_shell.instrument(entry.source, entry.tree, shells)
         copy.write_text(instrumented.source, encoding="utf-8")
         copies[str(copy.resolve())] = _InstrumentedCopy(path, entry.source, shells, instrumented)
     if not copies:
         return []
-    probe = workdir / "probe"
+    probe = runs.workdir / "probe"
     probe.mkdir(parents=True, exist_ok=True)
     (probe / f"{argv_shell.PROBE_MODULE}.pyi").write_text(argv_shell.PROBE_STUB, "utf-8")
-    result = checker.run(
-        [Path(c) for c in copies],
-        python_version=python_version,
-        workdir=workdir / "argv-run",
-        extra_paths=[probe, *search],
-        python=environment.python,
-    )
+    result = runs.run(copies, "argv-run", [probe, *search], None)
     findings: dict[tuple[str, int], Finding] = {}
     for diagnostic in _errors(result, set(copies)):
         copied = copies[diagnostic.path]
@@ -489,6 +509,9 @@ def run_check(
             parsed[str(path.resolve())] = entry
     if not parsed and not result.unparsable:
         raise UsageError(f"no Python file to check in {', '.join(map(str, targets))}")
+    for path, folder in checker.unnameable([Path(p) for p in parsed], search).items():
+        del parsed[str(path)]
+        result.unchecked.append(Unchecked(str(path), str(folder)))
     result.files = len(parsed)
     if not parsed:
         return result
@@ -497,16 +520,12 @@ def run_check(
     result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt
     files = set(parsed)
     workdir = Path(tempfile.mkdtemp(prefix="typing-literalstring-"))
+    runs = _Runs(checker, python_version, environment, workdir)
+    base = checker.overlay_base()
+    stdlib = _Stdlib(base, stdlib_modules(base))
     try:
         progress(f"running {checker.name} on {len(files)} files")
-        run = checker.run(
-            [Path(f) for f in sorted(files)],
-            python_version=python_version,
-            overlay=overlay.root,
-            workdir=workdir / "tightened",
-            extra_paths=search,
-            python=environment.python,
-        )
+        run = runs.run(files, "tightened", search, overlay.root)
         tightened = _errors(run, files)
         # Errors at calls to our sinks may come from our stubs.  Most say so themselves; the
         # files with one that does not are compared with a run on the untightened stubs.
@@ -515,14 +534,7 @@ def run_check(
             progress(f"comparing {len(at_sinks)} files with the untightened stubs")
             stock_overlay = cached_overlay(checker, UNTIGHTENED, cache_dir)
             result.rebuilt_corrupt_cache |= stock_overlay.rebuilt_corrupt
-            stock = checker.run(
-                [Path(f) for f in sorted(at_sinks)],
-                python_version=python_version,
-                overlay=stock_overlay.root,
-                workdir=workdir / "untightened",
-                extra_paths=search,
-                python=environment.python,
-            )
+            stock = runs.run(at_sinks, "untightened", search, stock_overlay.root)
             from_stubs |= _stub_errors(tightened, stock, at_sinks)
         about = _about_literal_strings(run, tightened, from_stubs, checker.name)
         unsure = [
@@ -535,14 +547,22 @@ def run_check(
                 f"asking {checker.name} which of {len(unsure)} overloaded callees take "
                 "LiteralString"
             )
-            about |= _revealed(checker, unsure, parsed, root, python_version, environment, workdir)
-        result.findings = _classify(tightened, from_stubs, about, parsed, result)
+            about |= _revealed(runs, unsure, parsed, root, stdlib)
+        result.findings = _classify(tightened, from_stubs, about, parsed, result, stdlib)
         progress("checking shells started through argument lists")
-        argv = _argv_findings(checker, parsed, search, python_version, environment, workdir)
+        argv = _argv_findings(runs, parsed, search)
         result.findings = _sort(result.findings + argv)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+@dataclass(frozen=True)
+class _Stdlib:
+    """The checker's typeshed, and the standard library's top-level modules as it lists them."""
+
+    typeshed: Path
+    modules: frozenset[str]
 
 
 def _sort(findings: list[Finding]) -> list[Finding]:
@@ -563,6 +583,7 @@ def _classify(
     about: set[_Key],
     parsed: dict[str, _Parsed],
     result: CheckResult,
+    stdlib: _Stdlib,
 ) -> list[Finding]:
     """Sort the tightened run's errors into findings, unresolved imports and other errors."""
     at_stub_sink: dict[tuple[str, int, int], tuple[SinkCall, list[Diagnostic]]] = {}
@@ -593,12 +614,19 @@ def _classify(
         else:
             result.other.append(diagnostic)
     result.unresolved = list(unresolved)
-    result.other.sort()
     findings = [_stub_finding(call, group) for call, group in at_stub_sink.values()]
     # A call the stubs already made a sink finding of is not reported twice.
     stub_calls = {(f.path, f.line, f.column) for f in findings}
     for group in literal.values():
         finding = _literal_finding(parsed[group[0].path], group)
-        if (finding.path, finding.line, finding.column) not in stub_calls:
+        if finding.api.split(".")[0] in stdlib.modules and not requires_literal_string(
+            stdlib.typeshed, finding.api
+        ):
+            # typeshed's literal-preserving overloads (os.path.join, str methods) take any str in
+            # another overload: an error there is about something else, such as None or bytes
+            # (borgmatic: `os.path.join(state_directory, ...)` with `str | None`).
+            result.other.extend(group)
+        elif (finding.path, finding.line, finding.column) not in stub_calls:
             findings.append(finding)
+    result.other.sort()
     return findings

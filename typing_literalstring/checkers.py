@@ -45,7 +45,7 @@ class RunResult:
     output: str
 
 
-_VERSIONS: dict[tuple[str, ...], str] = {}
+_VERSION_OF: dict[tuple[str, ...], str] = {}
 
 
 class Checker(ABC):
@@ -90,9 +90,9 @@ class Checker(ABC):
     def version(self) -> str:
         """The checker's version; asked once per executable (pyright's start costs 0.3 s)."""
         command = tuple(self.executable())
-        if command not in _VERSIONS:
-            _VERSIONS[command] = self._ask_version()
-        return _VERSIONS[command]
+        if command not in _VERSION_OF:
+            _VERSION_OF[command] = self._ask_version()
+        return _VERSION_OF[command]
 
     def _ask_version(self) -> str:
         proc = subprocess.run(
@@ -208,6 +208,10 @@ class Checker(ABC):
             ) from error
         return RunResult(sorted(diagnostics), proc.returncode, output)
 
+    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Path]:
+        """The files this checker refuses to check at all, each with the folder to blame."""
+        return {}
+
     def failure(self, output: str) -> str:
         """What to tell the user when the checker stopped without checking."""
         return output.strip()[-4000:]
@@ -293,6 +297,29 @@ class Mypy(Checker):
         # Not `-m mypy`: that puts the working folder first on sys.path, and a project's own
         # types.py or functools.py would then break the interpreter before mypy starts.
         return [sys.executable, "-c", _MYPY_MAIN]
+
+    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Path]:
+        """mypy names a module after the packages above it, and stops the whole run on a folder
+        that holds ``__init__.py`` under a name that is not an identifier (borgmatic's
+        ``tests/end-to-end``): "end-to-end contains __init__.py but is not a valid Python
+        package name"."""
+        # As mypy's find_sources crawls up (namespace packages on, the roots as explicit
+        # package bases): through every folder until a root, stopping quietly at a name that is
+        # not an identifier unless that folder holds an __init__ file.
+        bases = {r.resolve() for r in roots}
+        refused: dict[Path, Path] = {}
+        for file in files:
+            folder = file.resolve().parent
+            while folder not in bases and folder.parent != folder:
+                name = (
+                    folder.name[: -len("-stubs")] if folder.name.endswith("-stubs") else folder.name
+                )
+                if not name.isidentifier():
+                    if any((folder / f"__init__{s}").is_file() for s in (".py", ".pyi")):
+                        refused[file] = folder
+                    break
+                folder = folder.parent
+        return refused
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         command = [

@@ -50,7 +50,8 @@ _UNRESOLVED_CODES = frozenset(
     }
 )
 _UNRESOLVED_MODULE = re.compile(
-    r"(?:Import|module|module named|imported module|Could not find import of) "
+    r"(?:Import|module|module named|imported module|Could not find import of"
+    r"|Library stubs not installed for) "
     r"[\"`'](?P<module>[\w.]+)[\"`']"
 )
 

@@ -58,6 +58,21 @@ def unresolved_notice(result: CheckResult) -> str | None:
     )
 
 
+def unchecked_notice(result: CheckResult) -> str | None:
+    """What to say when the checker refused files: their findings are unknown."""
+    if not result.unchecked:
+        return None
+    folders = sorted({_relative(u.folder, result.cwd) for u in result.unchecked})
+    count = len(result.unchecked)
+    return (
+        f"{count} file{'s' if count != 1 else ''} not checked: {result.checker} cannot name "
+        f"their modules, because {', '.join(folders)} "
+        f"{'hold' if len(folders) > 1 else 'holds'} __init__.py under a name that is not a "
+        "valid Python package name. Rename the folder, or check these files with another "
+        "--checker."
+    )
+
+
 def unparsable_notice(result: CheckResult) -> list[str]:
     return [
         f"{_relative(u.path, result.cwd)}:{u.line}: not checked: it does not parse: {u.message}"
@@ -89,9 +104,9 @@ def text(result: CheckResult, show_other: bool = False) -> str:
                 f"{d.message.splitlines()[0]}"
             )
     lines.extend(f"error: {line}" for line in unparsable_notice(result))
-    notice = unresolved_notice(result)
-    if notice is not None:
-        lines.append(f"warning: {notice}")
+    for notice in (unchecked_notice(result), unresolved_notice(result)):
+        if notice is not None:
+            lines.append(f"warning: {notice}")
     families = result.by_family()
     summary = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
     count = len(result.findings)
@@ -147,6 +162,10 @@ def as_json(result: CheckResult, show_other: bool = False) -> str:
             {"path": _relative(u.path, result.cwd), "line": u.line, "message": u.message}
             for u in result.unparsable
         ],
+        "unchecked": {
+            "files": [_relative(u.path, result.cwd) for u in result.unchecked],
+            "notice": unchecked_notice(result),
+        },
     }
     if show_other:
         document["other"] = [
@@ -217,9 +236,9 @@ def sarif(result: CheckResult) -> str:
         }
         for u in result.unparsable
     ]
-    notice = unresolved_notice(result)
-    if notice is not None:
-        notifications.append({"level": "warning", "message": {"text": notice}})
+    for notice in (unchecked_notice(result), unresolved_notice(result)):
+        if notice is not None:
+            notifications.append({"level": "warning", "message": {"text": notice}})
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

@@ -154,3 +154,17 @@ def _replace(staging: Path, out: Path) -> None:
     os.replace(staging, out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def stdlib_modules(base_typeshed: Path) -> frozenset[str]:
+    """The top-level modules of the standard library: the entries of the typeshed's ``stdlib/``
+    (zuban's copy has no ``VERSIONS`` file, so the folder itself is the list)."""
+    stdlib = base_typeshed / "stdlib"
+    try:
+        entries = list(stdlib.iterdir())
+    except OSError as error:
+        raise SpecError(
+            f"cannot list {stdlib} ({error.strerror}): the checker's typeshed is incomplete; "
+            "reinstall the checker"
+        ) from error
+    return frozenset(e.stem if e.suffix == ".pyi" else e.name for e in entries)

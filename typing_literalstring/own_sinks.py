@@ -18,8 +18,9 @@ from __future__ import annotations
 import ast
 import enum
 import functools
+import re
 from dataclasses import dataclass
-from typing import Collection
+from typing import Collection, Sequence
 
 from .checkers import Diagnostic
 from .literal_errors import (
@@ -29,7 +30,7 @@ from .literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
 )
-from .stubspec import load_specs
+from .stubspec import SHELL, load_specs
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class TightenedParameter:
     function: str
     parameter: str
     annotation: str  # as the specification writes it: "LiteralString | Sequence[LiteralString]"
+    condition: str  # stubspec.ALWAYS, SHELL (only with shell=True) or ARGS
 
     @property
     def called_as(self) -> str:
@@ -60,7 +62,12 @@ def _module_of(target: str) -> str:
 def tightened_parameters() -> tuple[TightenedParameter, ...]:
     return tuple(
         TightenedParameter(
-            _module_of(spec.target), function.owner or "", function.name, r.name, r.annotation
+            _module_of(spec.target),
+            function.owner or "",
+            function.name,
+            r.name,
+            r.annotation,
+            function.condition,
         )
         for spec in load_specs()
         for function in spec.functions
@@ -131,3 +138,32 @@ def judge(
     ):
         return Verdict.NOT_OURS  # the same name, another type: psycopg's execute
     return Verdict.UNSURE if called_as in ambiguous else Verdict.OURS
+
+
+# `@when_shell` gives the base overload `shell: Literal[False]`; the stock stubs say `shell: bool`.
+# pyright and basedpyright follow "no overloads" with every failing argument of the overload that
+# matched best, which for a shell=True call with a non-literal command is that base overload.
+_SHELL_REFUSED = re.compile(r'parameter "shell" of type "Literal\[False\]"')
+
+
+def judge_call(
+    diagnostics: Sequence[Diagnostic],
+    called_as: str,
+    checker: str,
+    ambiguous: Collection[str] = (),
+) -> list[Verdict]:
+    """``judge`` for each error at one sink call, together: at a shell sink, pyright's message
+    that our `shell: Literal[False]` overload refused `shell=True` settles the call's "no
+    overloads" error too."""
+    verdicts = [judge(d, called_as, checker, ambiguous) for d in diagnostics]
+    shell_sink = any(
+        t.called_as == called_as and t.condition == SHELL for t in tightened_parameters()
+    )
+    if shell_sink and any(_SHELL_REFUSED.search(d.message) for d in diagnostics):
+        verdicts = [
+            Verdict.OURS
+            if _SHELL_REFUSED.search(d.message) or is_no_matching_overload(d)
+            else verdict
+            for d, verdict in zip(diagnostics, verdicts)
+        ]
+    return verdicts

@@ -1,0 +1,64 @@
+"""Which standard-library functions truly require a LiteralString, read from the checker's typeshed.
+
+The stock typeshed types no injection sink with LiteralString, but it uses LiteralString in two
+ways.  Most are literal-preserving overloads (PEP 675 Appendix C: str methods, ``os.path.join``,
+``posixpath.dirname``): one overload keeps a literal literal, another takes any ``str``, so an
+error there is about something else (``None``, ``bytes``).  A few are contracts: every definition
+takes LiteralString (``warnings.deprecated``'s message, ``sys.intern``), and passing a
+non-literal string there is a real LiteralString error.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+_FunctionDef = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _stub(stdlib: Path, module: str) -> Path | None:
+    base = stdlib.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".pyi"), base / "__init__.pyi"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _takes_literal_string(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    return any(
+        a.annotation is not None and "LiteralString" in ast.dump(a.annotation) for a in arguments
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def _literal_only(stub: Path) -> frozenset[str]:
+    """Names (``f``, ``Class.method``; a class for its ``__init__``) all of whose definitions in
+    the stub, in every overload and version branch, take a LiteralString parameter."""
+    text = stub.read_text(encoding="utf-8")
+    if "LiteralString" not in text:
+        return frozenset()
+    definitions: dict[str, list[bool]] = {}
+    for node in ast.walk(ast.parse(text, filename=str(stub))):
+        if isinstance(node, _FunctionDef) and node.col_offset == 0:
+            definitions.setdefault(node.name, []).append(_takes_literal_string(node))
+        elif isinstance(node, ast.ClassDef):
+            for item in ast.walk(node):
+                if isinstance(item, _FunctionDef):
+                    takes = _takes_literal_string(item)
+                    definitions.setdefault(f"{node.name}.{item.name}", []).append(takes)
+                    if item.name == "__init__":
+                        definitions.setdefault(node.name, []).append(takes)
+    return frozenset(name for name, takes in definitions.items() if all(takes))
+
+
+def requires_literal_string(base_typeshed: Path, qualified: str) -> bool:
+    """Whether the stdlib function ``qualified`` (``warnings.deprecated``) takes LiteralString
+    in every definition; False for literal-preserving overloads and for names not found."""
+    parts = qualified.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        stub = _stub(base_typeshed / "stdlib", ".".join(parts[:split]))
+        if stub is not None:
+            return ".".join(parts[split:]) in _literal_only(stub)
+    return False
