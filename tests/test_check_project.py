@@ -268,7 +268,9 @@ def test_mypy_checks_unannotated_bodies_and_folders_without_init(
 def test_mypy_leaves_out_a_folder_it_cannot_name_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """borgmatic's tests/end-to-end/ holds __init__.py: mypy alone stops on the whole run."""
+    """Plain mypy stops on the whole run for borgmatic's tests/end-to-end/ (it holds
+    __init__.py) and invoke's tests/_support/configs/all-four/invoke.py (a second module
+    `invoke`); check leaves those files out, says so, and checks the rest."""
     _checker("mypy")
     monkeypatch.chdir(tmp_path)
     shell = "import os\n\ndef f(u: str) -> None:\n    os.system(u)\n"
@@ -280,19 +282,29 @@ def test_mypy_leaves_out_a_folder_it_cannot_name_and_says_so(
             "tests/end-to-end/__init__.py": "",
             "tests/end-to-end/test_e2e.py": shell,
             "app.py": shell,
+            "app2/__init__.py": "",
+            "tests/configs/all-four/app2.py": "x = 1\n",
+            "tests/configs/one-more/helper.py": shell,
         },
     )
     cache = tmp_path / "cache"
     status, document = _json(["--checker", "mypy", str(root)], capsys, cache)
     assert status == EXIT_FINDINGS
-    assert _places(document) == {("proj/app.py", 4, "LS201")}
+    assert _places(document) == {
+        ("proj/app.py", 4, "LS201"),
+        ("proj/tests/configs/one-more/helper.py", 4, "LS201"),  # a top-level module `helper`
+    }
     assert sorted(document["unchecked"]["files"]) == [
+        "proj/tests/configs/all-four/app2.py",
         "proj/tests/end-to-end/__init__.py",
         "proj/tests/end-to-end/test_e2e.py",
     ]
-    assert "proj/tests/end-to-end holds __init__.py" in document["unchecked"]["notice"]
+    notice = document["unchecked"]["notice"]
+    assert "proj/tests/end-to-end holds __init__.py" in notice
+    assert "proj/tests/configs/all-four is not a valid package name" in notice
+    assert "second module 'app2'" in notice
     status, out, _ = _run(["--checker", "mypy", str(root)], capsys, cache)
-    assert "warning: 2 files not checked: mypy+plugin cannot name their modules" in out
+    assert "warning: 3 files not checked: mypy+plugin cannot name their modules" in out
     if CHECKERS["pyright"].is_installed():  # other checkers take the folder
         status, document = _json(["--checker", "pyright", str(root)], capsys, cache)
         assert "proj/tests/end-to-end/test_e2e.py" in {f["path"] for f in document["findings"]}

@@ -116,6 +116,7 @@ class Unchecked:
 
     path: str
     folder: str
+    module: str = ""  # the module name it would take from another file
 
 
 @dataclass
@@ -509,9 +510,9 @@ def run_check(
             parsed[str(path.resolve())] = entry
     if not parsed and not result.unparsable:
         raise UsageError(f"no Python file to check in {', '.join(map(str, targets))}")
-    for path, folder in checker.unnameable([Path(p) for p in parsed], search).items():
+    for path, refusal in checker.unnameable([Path(p) for p in parsed], search).items():
         del parsed[str(path)]
-        result.unchecked.append(Unchecked(str(path), str(folder)))
+        result.unchecked.append(Unchecked(str(path), str(refusal.folder), refusal.module))
     result.files = len(parsed)
     if not parsed:
         return result

@@ -39,6 +39,14 @@ class Diagnostic:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why a checker refuses a file: a folder whose name it cannot use in a module name."""
+
+    folder: Path
+    module: str = ""  # when set: the file would become this top-level module, already taken
+
+
+@dataclass(frozen=True)
 class RunResult:
     diagnostics: list[Diagnostic]
     exit_code: int
@@ -208,7 +216,7 @@ class Checker(ABC):
             ) from error
         return RunResult(sorted(diagnostics), proc.returncode, output)
 
-    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Path]:
+    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Refusal]:
         """The files this checker refuses to check at all, each with the folder to blame."""
         return {}
 
@@ -298,27 +306,43 @@ class Mypy(Checker):
         # types.py or functools.py would then break the interpreter before mypy starts.
         return [sys.executable, "-c", _MYPY_MAIN]
 
-    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Path]:
-        """mypy names a module after the packages above it, and stops the whole run on a folder
-        that holds ``__init__.py`` under a name that is not an identifier (borgmatic's
-        ``tests/end-to-end``): "end-to-end contains __init__.py but is not a valid Python
-        package name"."""
-        # As mypy's find_sources crawls up (namespace packages on, the roots as explicit
-        # package bases): through every folder until a root, stopping quietly at a name that is
-        # not an identifier unless that folder holds an __init__ file.
+    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Refusal]:
+        """mypy names each module after the folders above it, as its find_sources crawls up
+        (namespace packages on, the roots as explicit package bases), and stops the whole run
+        on two things that plain ``mypy .`` stops on too:
+
+        - a folder that holds ``__init__.py`` under a name that is not an identifier
+          (borgmatic 2.1.10's ``tests/end-to-end``);
+        - a file below a folder whose name is not an identifier, which becomes a top-level
+          module and may take a name already used (invoke 3.0.3's
+          ``tests/_support/configs/all-four/invoke.py``: "Duplicate module named invoke").
+        """
         bases = {r.resolve() for r in roots}
-        refused: dict[Path, Path] = {}
+        refused: dict[Path, Refusal] = {}
+        stopped: dict[Path, Path] = {}  # file -> the non-identifier folder its crawl stopped at
+        modules: dict[str, list[Path]] = {}
         for file in files:
             folder = file.resolve().parent
+            parts = [] if file.stem == "__init__" else [file.stem]
             while folder not in bases and folder.parent != folder:
                 name = (
                     folder.name[: -len("-stubs")] if folder.name.endswith("-stubs") else folder.name
                 )
                 if not name.isidentifier():
                     if any((folder / f"__init__{s}").is_file() for s in (".py", ".pyi")):
-                        refused[file] = folder
+                        refused[file] = Refusal(folder, "")
+                    else:
+                        stopped[file] = folder
                     break
+                parts.insert(0, name)
                 folder = folder.parent
+            if file not in refused:
+                modules.setdefault(".".join(parts), []).append(file)
+        for module, named in modules.items():
+            if len(named) > 1:
+                for file in named:
+                    if file in stopped:
+                        refused[file] = Refusal(stopped[file], module)
         return refused
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:

@@ -62,14 +62,20 @@ def unchecked_notice(result: CheckResult) -> str | None:
     """What to say when the checker refused files: their findings are unknown."""
     if not result.unchecked:
         return None
-    folders = sorted({_relative(u.folder, result.cwd) for u in result.unchecked})
+    reasons: dict[str, None] = {}
+    for u in sorted(result.unchecked, key=lambda u: (u.folder, u.module)):
+        folder = _relative(u.folder, result.cwd)
+        reasons[
+            f"{folder} is not a valid package name, so a file below it would be a second "
+            f"module {u.module!r}"
+            if u.module
+            else f"{folder} holds __init__.py under a name that is not a valid package name"
+        ] = None
     count = len(result.unchecked)
     return (
         f"{count} file{'s' if count != 1 else ''} not checked: {result.checker} cannot name "
-        f"their modules, because {', '.join(folders)} "
-        f"{'hold' if len(folders) > 1 else 'holds'} __init__.py under a name that is not a "
-        "valid Python package name. Rename the folder, or check these files with another "
-        "--checker."
+        f"their modules: {'; '.join(reasons)}. Rename the folder, or check these files with "
+        "another --checker."
     )
 
 
