@@ -13,8 +13,16 @@ from typing import Any
 import pytest
 
 from typing_literalstring import check as check_module
-from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Checker, Diagnostic, RunResult
+from typing_literalstring.checkers import (
+    CHECKERS,
+    COMMAND_CHECKERS,
+    Checker,
+    Diagnostic,
+    MypyPlugin,
+    RunResult,
+)
 from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, main
+from typing_literalstring.errors import CheckerFailedError
 from typing_literalstring.literal_errors import is_about_literal_string, unresolved_module
 
 REPORTS = """\
@@ -495,3 +503,18 @@ def test_which_messages_say_a_literal_string_was_refused(message: str, about: bo
 def test_unresolved_imports_are_named_by_their_module(code: str, message: str, module: str) -> None:
     diagnostic = Diagnostic("app.py", 1, 1, "error", message, code)
     assert unresolved_module(diagnostic) == module
+
+
+def test_a_module_the_mypy_plugin_could_not_check_fails_the_run(tmp_path: Path) -> None:
+    """Its findings are unknown: a crash is never a pass (exit 2 through the CLI)."""
+    failure = Diagnostic(
+        str(tmp_path / "m.py"),
+        1,
+        1,
+        "error",
+        "typing_literalstring.mypy could not check this module (RecursionError: ...)",
+        MypyPlugin.failure_code,
+    )
+    with pytest.raises(CheckerFailedError, match=r"mypy\+plugin could not check m\.py"):
+        check_module.refuse_plugin_failures(CHECKERS["mypy+plugin"], [failure], tmp_path)
+    check_module.refuse_plugin_failures(CHECKERS["pyright"], [failure], tmp_path)  # not mypy

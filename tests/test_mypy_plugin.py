@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("mypy")
 
 import typing_literalstring.mypy as mypy_plugin
+from typing_literalstring.checkers import MypyPlugin
 
 REPO = Path(__file__).resolve().parent.parent
 PLUGIN_CONFIG = "[mypy]\nplugins = typing_literalstring.mypy\n"
@@ -472,4 +473,52 @@ def test_assigning_a_module_attribute_is_checked_without_crashing(tmp_path: Path
     assert errors == [
         f'{name}:13: error: Argument 1 to "sink" has incompatible type "str"; expected '
         '"LiteralString"  [literal-string]'
+    ]
+
+
+def test_a_recursive_alias_is_checked_not_dropped(tmp_path: Path) -> None:
+    """`Key = Union[type, tuple["Key", ...]]` as an attribute's type sent the plugin's type
+    walk into a RecursionError, and the module's LiteralString errors were lost."""
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from typing import Tuple, Union\n"
+        "from typing_extensions import LiteralString\n"
+        'Key = Union[type, Tuple["Key", ...]]\n'
+        "class C:\n"
+        "    key: Key\n"
+        "    def set(self, k: Key) -> None:\n"
+        "        self.key = k\n"
+        "def run(q: LiteralString) -> None: ...\n"
+        "def f(user: str) -> None:\n"
+        "    run(user)\n",
+    )
+    assert _errors(_mypy(tmp_path, [main])) == [
+        'main.py:10: error: Argument 1 to "run" has incompatible type "str"; expected '
+        '"LiteralString"  [literal-string]'
+    ]
+
+
+def test_a_failure_of_the_plugin_is_an_error_of_its_own_code(tmp_path: Path) -> None:
+    """Never a module skipped in silence, nor one that `# type: ignore[literal-string]` hides."""
+    (tmp_path / "failing_plugin.py").write_text(
+        "import typing_literalstring.mypy.checks as checks\n"
+        "from typing_literalstring.mypy import plugin\n\n"
+        "def _fail(self):\n"
+        "    raise ValueError('simulated')\n\n"
+        "checks.ModuleCheck.run = _fail\n",
+        encoding="utf-8",
+    )
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from typing_extensions import LiteralString  # type: ignore[literal-string]\n"
+        "def sink(s: LiteralString) -> None: ...\n",
+    )
+    proc = _mypy(tmp_path, [main], config=f"[mypy]\nplugins = {tmp_path / 'failing_plugin.py'}\n")
+    assert proc.returncode == 1
+    assert _errors(proc) == [
+        "main.py:1: error: typing_literalstring.mypy could not check this module (ValueError: "
+        "simulated); its LiteralString errors are unknown: please report this  "
+        f"[{MypyPlugin.failure_code}]"  # the code that `check` fails the run on
     ]

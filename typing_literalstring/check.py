@@ -20,6 +20,7 @@ Shells started through argument lists are judged on an instrumented copy (see ``
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import tempfile
 from collections import Counter
@@ -30,7 +31,7 @@ from typing import Callable, Iterable, Sequence, Tuple
 from . import argv_shell, callees, own_sinks, reveal
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
-from .errors import TypingLiteralStringError
+from .errors import CheckerFailedError, TypingLiteralStringError
 from .literal_errors import (
     callee_in,
     is_about_literal_string,
@@ -303,6 +304,19 @@ def _sink_call_of(parsed: _Parsed | None, diagnostic: Diagnostic) -> SinkCall | 
     return innermost_sink_call(parsed.sink_calls, diagnostic.line, diagnostic.column)
 
 
+def refuse_plugin_failures(checker: Checker, errors: list[Diagnostic], cwd: Path) -> None:
+    """A module our mypy plugin could not check has unknown findings: never a pass."""
+    failed = [
+        d for d in errors if isinstance(checker, MypyPlugin) and d.code == checker.failure_code
+    ]
+    if failed:
+        where = ", ".join(sorted({os.path.relpath(d.path, cwd) for d in failed}))
+        raise CheckerFailedError(
+            f"{checker.name} could not check {where}: {failed[0].message}; meanwhile check "
+            "with another --checker"
+        )
+
+
 def _judge_sink_errors(
     tightened: list[Diagnostic], parsed: dict[str, _Parsed], checker: str
 ) -> tuple[set[_Key], set[str]]:
@@ -528,6 +542,7 @@ def run_check(
         progress(f"running {checker.name} on {len(files)} files")
         run = runs.run(files, "tightened", search, overlay.root)
         tightened = _errors(run, files)
+        refuse_plugin_failures(checker, tightened, cwd)
         # Errors at calls to our sinks may come from our stubs.  Most say so themselves; the
         # files with one that does not are compared with a run on the untightened stubs.
         from_stubs, at_sinks = _judge_sink_errors(tightened, parsed, checker.name)

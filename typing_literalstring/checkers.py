@@ -414,6 +414,8 @@ class MypyPlugin(Mypy):
     name = "mypy+plugin"
     distribution = "typing-literalstring[mypy]"
     plugin_module = "typing_literalstring.mypy"
+    # The error code of the plugin's own failure on a module (marker.PLUGIN_FAILURE).
+    failure_code = "literal-string-plugin"
 
     def is_installed(self) -> bool:
         return super().is_installed() and find_spec(self.plugin_module) is not None

@@ -40,6 +40,11 @@ LITERAL_STRING_NAMES = frozenset({"typing.LiteralString", "typing_extensions.Lit
 LITERAL_STRING = ErrorCode(
     "literal-string", "Check that only literal strings reach LiteralString", "General"
 )
+# The plugin's own failure on a module: an error of its own code, so that no `# type: ignore`
+# for literal-string hides it and `typing-literalstring check` fails the run on it.
+PLUGIN_FAILURE = ErrorCode(
+    "literal-string-plugin", "typing_literalstring.mypy could not check a module", "General"
+)
 # How deep the structural helpers look into nested types (list[dict[str, LiteralString]]...).
 _MAX_DEPTH = 6
 
@@ -226,9 +231,11 @@ def compatible(actual: Type | None, expected: Type, depth: int = 0) -> bool:
     return True
 
 
-def unify(pattern: Type, target: Type, subst: Substitution) -> bool:
+def unify(pattern: Type, target: Type, subst: Substitution, depth: int = 0) -> bool:
     """Match a declared type with TypeVars against a type; a TypeVar matched more than once
     stays literal only if every match is."""
+    if depth > _MAX_DEPTH:
+        return False
     p = get_proper_type(pattern)
     if isinstance(p, TypeVarType):
         if p.id not in subst or not is_literal_type(target):
@@ -237,16 +244,19 @@ def unify(pattern: Type, target: Type, subst: Substitution) -> bool:
     t = get_proper_type(target)
     if isinstance(p, Instance) and isinstance(t, Instance) and t.type.has_base(p.type.fullname):
         mapped = map_instance_to_supertype(t, p.type)
-        return all(unify(a, b, subst) for a, b in zip(p.args, mapped.args))
+        return all(unify(a, b, subst, depth + 1) for a, b in zip(p.args, mapped.args))
     return False
 
 
-def substitute(t: Type, subst: Substitution) -> Type:
+def substitute(t: Type, subst: Substitution, depth: int = 0) -> Type:
+    if depth > _MAX_DEPTH:
+        return t
     p = get_proper_type(t)
     if isinstance(p, TypeVarType) and p.id in subst:
         return subst[p.id]
     if isinstance(p, Instance) and p.args:
-        return p.copy_modified(args=[substitute(a, subst) for a in p.args])  # pyright: ignore[reportUnknownMemberType]
+        args = [substitute(a, subst, depth + 1) for a in p.args]
+        return p.copy_modified(args=args)  # pyright: ignore[reportUnknownMemberType]
     return t
 
 
@@ -310,10 +320,16 @@ def bad_type_arguments(t: Type, depth: int = 0) -> list[tuple[Type, Instance, Ty
     return found
 
 
-def has_type_variables(t: Type) -> bool:
+def has_type_variables(t: Type, depth: int = 0) -> bool:
+    """Whether ``t`` holds a TypeVar within the depth the helpers look (a recursive alias such
+    as ``Key = Union[type, tuple["Key", ...]]`` expands forever)."""
+    if depth > _MAX_DEPTH:
+        return False
     p = get_proper_type(t)
     if isinstance(p, TypeVarType):
         return True
     if isinstance(p, Instance):
-        return any(has_type_variables(a) for a in p.args)
-    return isinstance(p, (UnionType, TupleType)) and any(has_type_variables(i) for i in p.items)
+        return any(has_type_variables(a, depth + 1) for a in p.args)
+    return isinstance(p, (UnionType, TupleType)) and any(
+        has_type_variables(i, depth + 1) for i in p.items
+    )

@@ -39,6 +39,7 @@ from .marker import (
     ALIAS,
     LITERAL_STRING,
     LITERAL_STRING_NAMES,
+    PLUGIN_FAILURE,
     literal_string,
     remember_alias,
     requires_literal,
@@ -105,9 +106,9 @@ class LiteralStringPlugin(Plugin):
         except Exception as error:  # report, never crash mypy or stop checking silently
             checker.fail(
                 f"typing_literalstring.mypy could not check this module ({type(error).__name__}: "
-                f"{error}); please report this",
+                f"{error}); its LiteralString errors are unknown: please report this",
                 file,
-                code=LITERAL_STRING,
+                code=PLUGIN_FAILURE,
             )
         return set()
 
