@@ -522,3 +522,31 @@ def test_a_failure_of_the_plugin_is_an_error_of_its_own_code(tmp_path: Path) -> 
         "simulated); its LiteralString errors are unknown: please report this  "
         f"[{MypyPlugin.failure_code}]"  # the code that `check` fails the run on
     ]
+
+
+def test_dmypy_is_refused_with_a_message(tmp_path: Path) -> None:
+    """Under dmypy a change in another module made the plugin's errors vanish, unsaid."""
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from typing_extensions import LiteralString\n"
+        "def sink(s: LiteralString) -> None: ...\n"
+        "def f(user: str) -> None:\n"
+        "    sink(user)\n",
+    )
+    (tmp_path / "mypy.ini").write_text(PLUGIN_CONFIG, encoding="utf-8")
+    status = tmp_path / "dmypy.json"
+    command = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+    try:
+        proc = subprocess.run(
+            [*command, "run", "--timeout", "60", "--", "--config-file=mypy.ini", main],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        subprocess.run([*command, "kill"], cwd=tmp_path, capture_output=True, check=False)
+    assert proc.returncode != 0
+    assert "typing_literalstring.mypy does not run under dmypy" in proc.stdout + proc.stderr

@@ -55,6 +55,16 @@ _HookCache = Dict[Tuple[str, str], Optional[Hook]]
 class LiteralStringPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
+        if options.fine_grained_incremental:
+            # dmypy rechecks only what changed, through paths that never call the post-pass:
+            # the plugin's errors would vanish after an edit elsewhere, with nothing said.
+            print(
+                "error: typing_literalstring.mypy does not run under dmypy or with "
+                "--fine-grained-incremental: its errors would disappear after a change in "
+                "another module. Run mypy itself (`mypy .`) for LiteralString checks",
+                file=sys.stderr,
+            )
+            raise SystemExit(2)
         try:
             self.settings = read_settings(options.config_file)
         except SettingsError as error:
