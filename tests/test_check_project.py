@@ -349,13 +349,16 @@ def test_typesheds_literal_preserving_overloads_are_not_findings(
     assert 6 in {o["line"] for o in document["other"]}
 
 
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
 def test_a_file_that_does_not_parse_is_reported_and_the_rest_checked(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    """Parsed while the checker runs where a syntax error does not stop it (pyright,
+    basedpyright, ty, zuban), before it runs elsewhere (mypy stops, pyrefly stops checking)."""
+    _checker(name)
     (tmp_path / "broken.py").write_text("def f(:\n")
     (tmp_path / "good.py").write_text("import os\n\ndef f(u: str) -> None:\n    os.system(u)\n")
-    status, out, _ = _run([str(tmp_path)], capsys, tmp_path / "cache")
+    status, out, _ = _run(["--checker", name, str(tmp_path)], capsys, tmp_path / "cache")
     assert status == EXIT_ERROR
     assert "broken.py:1: not checked: it does not parse: invalid syntax" in out
     assert "good.py:4:5: LS201" in out

@@ -550,3 +550,79 @@ def test_dmypy_is_refused_with_a_message(tmp_path: Path) -> None:
         subprocess.run([*command, "kill"], cwd=tmp_path, capture_output=True, check=False)
     assert proc.returncode != 0
     assert "typing_literalstring.mypy does not run under dmypy" in proc.stdout + proc.stderr
+
+
+PSYCOPG_LIKE = """\
+from typing import Any, Iterable, Union, overload
+
+from typing_extensions import LiteralString
+
+
+class Composable: ...
+
+
+class Composed(Composable): ...
+
+
+class SQL(Composable):
+    def __init__(self, obj: LiteralString) -> None: ...
+    def format(self, *args: Composable) -> Composed: ...
+    def join(self, seq: Iterable[Composable]) -> Composed: ...
+
+
+class Identifier(Composable):
+    def __init__(self, *names: str) -> None: ...
+
+
+class Template: ...
+
+
+Query = Union[LiteralString, bytes, SQL, Composed]
+
+
+class Cursor:
+    @overload
+    def execute(self, query: Query, params: Any = ...) -> "Cursor": ...
+    @overload
+    def execute(self, query: Template) -> "Cursor": ...
+"""
+
+
+def test_overloads_with_a_literal_string_union_take_what_the_union_takes(tmp_path: Path) -> None:
+    """psycopg 3's `execute(query: LiteralString | bytes | SQL | Composed, ...)` overload:
+    the arguments below were judged before mypy inferred them, and 7 of 9 correct lines got
+    "No overload variant ... query: Never"."""
+    _write(tmp_path, "pglike.pyi", PSYCOPG_LIKE)
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from typing import Final\n"
+        "from typing_extensions import LiteralString\n"
+        "from pglike import SQL, Cursor, Identifier\n"
+        'TABLE: Final = "users"\n'
+        'def text() -> LiteralString: return "SELECT 1"\n'
+        "class Q:\n"
+        '    ALL: LiteralString = "SELECT * FROM users"\n'
+        "    @property\n"
+        '    def one(self) -> LiteralString: return "SELECT 1"\n'
+        "def good(cur: Cursor, col: str, q: Q) -> None:\n"
+        '    cur.execute(SQL("SELECT {} FROM t").format(Identifier(col)))\n'
+        '    cur.execute(SQL(", ").join([Identifier(col), Identifier("b")]))\n'
+        "    cur.execute(text())\n"
+        '    cur.execute(b"SELECT 1")\n'
+        "    cur.execute(q.ALL)\n"
+        "    cur.execute(q.one)\n"
+        '    cur.execute(f"SELECT * FROM {TABLE}")\n'
+        "def bad(cur: Cursor, col: str) -> None:\n"
+        '    cur.execute(f"SELECT {col} FROM t")\n'
+        '    cur.execute("SELECT " + col)\n',
+    )
+    expected = (
+        'Argument 1 to "execute" of "Cursor" has incompatible type "str"; expected '
+        '"LiteralString | bytes | SQL | Composed"  [literal-string]'
+    )
+    assert _errors(_mypy(tmp_path, [main])) == [
+        f"main.py:19: error: {expected}",
+        f"main.py:20: error: {expected}",
+    ]
+    assert _errors(_mypy(tmp_path, [main], config=PLAIN_CONFIG, cache="plain")) == []

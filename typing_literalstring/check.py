@@ -24,6 +24,7 @@ import os
 import shutil
 import tempfile
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence, Tuple
@@ -298,6 +299,20 @@ def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
     return _Parsed(tree, source, module_name(path, roots))
 
 
+def _parse_all(
+    paths: list[Path], roots: Sequence[Path]
+) -> tuple[dict[str, _Parsed], list[Unparsable]]:
+    parsed: dict[str, _Parsed] = {}
+    unparsable: list[Unparsable] = []
+    for path in paths:
+        entry = _parse(path, roots)
+        if isinstance(entry, Unparsable):
+            unparsable.append(entry)
+        else:
+            parsed[str(path.resolve())] = entry
+    return parsed, unparsable
+
+
 def _sink_call_of(parsed: _Parsed | None, diagnostic: Diagnostic) -> SinkCall | None:
     if parsed is None:
         return None
@@ -326,6 +341,8 @@ def _judge_sink_errors(
         ambiguous |= own_sinks.literal_string_functions(entry.tree, entry.source)
     at_call: dict[tuple[str, int, int], tuple[SinkCall, list[Diagnostic]]] = {}
     for diagnostic in tightened:
+        if not own_sinks.may_be_ours(diagnostic, checker):
+            continue  # most errors: no need to find the call they fall in
         call = _sink_call_of(parsed[diagnostic.path], diagnostic)
         if call is not None:
             place = (diagnostic.path, call.line, call.column)
@@ -514,33 +531,39 @@ def run_check(
     targets = list(paths) or [root]
     environment = choose_environment(python, root)
     search = search_paths(root)
-    parsed: dict[str, _Parsed] = {}
     result = CheckResult(checker.name, checker.version(), profile, root, cwd, environment)
-    for path in python_files(targets):
-        entry = _parse(path, search)
-        if isinstance(entry, Unparsable):
-            result.unparsable.append(entry)
-        else:
-            parsed[str(path.resolve())] = entry
-    if not parsed and not result.unparsable:
+    found = {str(path.resolve()): path for path in python_files(targets)}
+    if not found:
         raise UsageError(f"no Python file to check in {', '.join(map(str, targets))}")
-    for path, refusal in checker.unnameable([Path(p) for p in parsed], search).items():
-        del parsed[str(path)]
+    for path, refusal in checker.unnameable([Path(p) for p in found], search).items():
+        del found[str(path)]
         result.unchecked.append(Unchecked(str(path), str(refusal.folder), refusal.module))
-    result.files = len(parsed)
-    if not parsed:
-        return result
     progress(f"preparing the tightened stubs for {checker.name}")
     overlay = cached_overlay(checker, profile, cache_dir)
     result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt
-    files = set(parsed)
     workdir = Path(tempfile.mkdtemp(prefix="typing-literalstring-"))
     runs = _Runs(checker, python_version, environment, workdir)
     base = checker.overlay_base()
     stdlib = _Stdlib(base, stdlib_modules(base))
     try:
-        progress(f"running {checker.name} on {len(files)} files")
-        run = runs.run(files, "tightened", search, overlay.root)
+        # Parsing every file costs about as much as a fast checker's run.  Where a syntax
+        # error does not stop the checker, the files are parsed while it runs (it waits in
+        # another process); elsewhere the files that do not parse are left out of its run.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            parsing = pool.submit(_parse_all, list(found.values()), search)
+            if not checker.checks_past_syntax_errors:
+                files = set(parsing.result()[0])
+            else:
+                files = set(found)
+            run: RunResult | None = None
+            if files:
+                progress(f"running {checker.name} on {len(files)} files")
+                run = runs.run(files, "tightened", search, overlay.root)
+            parsed, result.unparsable = parsing.result()
+        result.files = len(parsed)
+        if run is None or not parsed:
+            return result
+        files = set(parsed)
         tightened = _errors(run, files)
         refuse_plugin_failures(checker, tightened, cwd)
         # Errors at calls to our sinks may come from our stubs.  Most say so themselves; the
@@ -613,18 +636,23 @@ def _classify(
             unresolved[module] = None
             result.unresolved_errors += 1
             continue
-        call = _sink_call_of(entry, diagnostic)
-        if call is not None and _key(diagnostic) in from_stubs:
+        call = _sink_call_of(entry, diagnostic) if _key(diagnostic) in from_stubs else None
+        if call is not None:
             key = (diagnostic.path, call.line, call.column)
             at_stub_sink.setdefault(key, (call, []))[1].append(diagnostic)
         elif _key(diagnostic) in about:
             literal.setdefault(_place(entry, diagnostic), []).append(diagnostic)
         else:
             rest.append(diagnostic)
+    grouped = {path for path, _, _ in literal}
     for diagnostic in rest:
         # pyright follows "no overloads match" with the last overload's complaint about the
         # same argument: part of the same finding.
-        group = literal.get(_place(parsed[diagnostic.path], diagnostic))
+        group = (
+            literal.get(_place(parsed[diagnostic.path], diagnostic))
+            if diagnostic.path in grouped
+            else None
+        )
         if group is not None and any(is_no_matching_overload(d) for d in group):
             group.append(diagnostic)
         else:

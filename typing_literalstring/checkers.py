@@ -9,6 +9,7 @@ a list of :class:`Diagnostic`.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -220,6 +221,10 @@ class Checker(ABC):
         """The files this checker refuses to check at all, each with the folder to blame."""
         return {}
 
+    # Whether the checker still checks the other files when one has a syntax error (measured:
+    # pyright, basedpyright, ty and zuban do; mypy stops, pyrefly reported only the parse error).
+    checks_past_syntax_errors: ClassVar[bool] = False
+
     def failure(self, output: str) -> str:
         """What to tell the user when the checker stopped without checking."""
         return output.strip()[-4000:]
@@ -255,7 +260,9 @@ class Invocation:
         return os.pathsep.join(str(p) for p in paths)
 
 
+@functools.lru_cache(maxsize=4096)
 def _absolute(path: str, cwd: Path) -> str:
+    """Each file's path resolved once: a checker reports many errors per file."""
     return str((cwd / path).resolve())
 
 
@@ -438,6 +445,7 @@ class MypyPlugin(Mypy):
 
 class Pyright(Checker):
     name = "pyright"
+    checks_past_syntax_errors = True
     distribution = "pyright[nodejs]"
     bundled_typeshed = "pyright/dist/dist/typeshed-fallback"
     # Where a project keeps its pyright settings, in the order pyright itself looks.
@@ -520,6 +528,7 @@ _TY_LINE = re.compile(
 
 class Ty(Checker):
     name = "ty"
+    checks_past_syntax_errors = True
     distribution = "ty"
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
@@ -557,6 +566,7 @@ class Ty(Checker):
 
 class Zuban(Checker):
     name = "zuban"
+    checks_past_syntax_errors = True
     distribution = "zuban"
     bundled_typeshed = "zuban/third_party/typeshed"
 

@@ -146,6 +146,15 @@ def judge(
 _SHELL_REFUSED = re.compile(r'parameter "shell" of type "Literal\[False\]"')
 
 
+def may_be_ours(diagnostic: Diagnostic, checker: str) -> bool:
+    """Cheap, from the message alone: whether ``judge_call`` could say anything but NOT_OURS."""
+    return (
+        is_no_matching_overload(diagnostic)
+        or is_about_literal_string(diagnostic, checker)
+        or _SHELL_REFUSED.search(diagnostic.message) is not None
+    )
+
+
 def judge_call(
     diagnostics: Sequence[Diagnostic],
     called_as: str,

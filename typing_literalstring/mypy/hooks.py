@@ -97,10 +97,13 @@ def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> Funct
         return signature
     if not isinstance(get_proper_type(checker.lookup_type_or_none(call.callee)), Overloaded):
         return signature  # a plain function: the post-pass checks its arguments
-    # Only types mypy has inferred already: inferring arguments here re-enters the hooks.
+    arg_types = list(signature.arg_types)
+    for formal, actuals in enumerate(ctx.args):
+        if requires_literal(arg_types[formal]):
+            for actual in actuals:
+                _infer_quietly(checker, actual)
     literals = Literalness(checker.lookup_type_or_none)
     scope = checker.scope.top_level_function() or checker.tree
-    arg_types = list(signature.arg_types)
     changed = False
     for formal, actuals in enumerate(ctx.args):
         if requires_literal(arg_types[formal]) and any(
@@ -111,6 +114,19 @@ def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> Funct
     if not changed:
         return signature
     return signature.copy_modified(arg_types=arg_types)  # pyright: ignore[reportUnknownMemberType]
+
+
+def _infer_quietly(checker: TypeChecker, arg: Expression) -> None:
+    """Infer an argument's type before mypy does, its errors discarded (mypy reports them when
+    it infers the argument itself, right after this hook).
+
+    This hook runs before mypy infers the call's arguments.  Judged unknown, psycopg 3's
+    ``execute(sql.SQL(...).format(...))`` or a call of a ``-> LiteralString`` function had
+    its LiteralString item made unmatchable: "No overload variant" on correct code.
+    """
+    if checker.lookup_type_or_none(arg) is None:
+        with checker.msg.filter_errors():
+            checker.expr_checker.accept(arg)
 
 
 def _unfit(literals: Literalness, formal: Type, arg: Expression, scope: Node) -> bool:
