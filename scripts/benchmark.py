@@ -1,7 +1,9 @@
 """Benchmarks: detection accuracy against the security linters, and what the stubs cost.
 
     python scripts/benchmark.py              # both benchmarks; rewrites BENCHMARKS.md
-    python scripts/benchmark.py --detection  # only the detection table
+    python scripts/benchmark.py --detection  # only the detection table (rewrites --out whole)
+    python scripts/benchmark.py --check-cost --reps 3   # only `check` against a plain run;
+                                                        # replaces that section of --out
     python scripts/benchmark.py --cases 3 --out /tmp/b.md   # a quick run on a few cases
 
 Detection: every case of benchmarks/corpus/ (one labelled program a file) is checked by
