@@ -626,3 +626,69 @@ def test_overloads_with_a_literal_string_union_take_what_the_union_takes(tmp_pat
         f"main.py:20: error: {expected}",
     ]
     assert _errors(_mypy(tmp_path, [main], config=PLAIN_CONFIG, cache="plain")) == []
+
+
+def test_names_that_only_hold_literals_are_literal_like_in_pyright(tmp_path: Path) -> None:
+    """pyright infers `TABLE = "users"` as `Literal["users"]` wherever it is used; mypy widened
+    it to `str`, and each use below in a function was a false error."""
+    _write(tmp_path, "consts.py", 'SHARED = "shared_table"\nMIXED = "a"\n')
+    _write(tmp_path, "lib.py", SINK)
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from consts import SHARED\n"
+        "from lib import sink\n"
+        'TABLE = "users"\n'
+        'SCHEMA = "CREATE TABLE " + TABLE\n'
+        'CHANGED = "a"\n'
+        "class Q:\n"
+        '    TABLE = "orders"\n'
+        '    MOVED = "x"\n'
+        "    def m(self, user: str) -> None:\n"
+        '        sink(f"SELECT * FROM {self.TABLE}")\n'
+        "        self.MOVED = user\n"
+        "        sink(self.MOVED)\n"  # E: assigned a str in a method
+        "def f(user: str) -> None:\n"
+        "    global CHANGED\n"
+        "    CHANGED = user\n"
+        '    sink(f"SELECT * FROM {TABLE}")\n'
+        "    sink(SCHEMA)\n"
+        "    sink(SHARED)\n"
+        "    sink(Q.TABLE)\n"
+        "    sink(TABLE.upper())\n"
+        "    sink(CHANGED)\n",  # E: reassigned through `global`
+    )
+    expected = [
+        'main.py:12: error: Argument 1 to "sink" has incompatible type "str"; expected '
+        '"LiteralString"  [literal-string]',
+        'main.py:21: error: Argument 1 to "sink" has incompatible type "str"; expected '
+        '"LiteralString"  [literal-string]',
+    ]
+    assert _errors(_mypy(tmp_path, [main])) == expected
+    assert _errors(_mypy(tmp_path, [main])) == expected  # the cache keeps the constants
+    assert _errors(_mypy(tmp_path, [main], config=PLAIN_CONFIG, cache="plain")) == []
+
+
+def test_isinstance_narrowing_through_a_nested_union_alias(tmp_path: Path) -> None:
+    """psycopg 3's own `_queries.py`: `Query = Union[QueryNoTemplate, Template]`; after
+    `if isinstance(query, Template): return`, mypy narrows to `str | bytes`, and the declared
+    LiteralString was not seen through the nested alias (4 false errors on psycopg 3.3.9)."""
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from typing import Union\n"
+        "from typing_extensions import LiteralString\n"
+        "class Template: ...\n"
+        "QueryNoTemplate = Union[LiteralString, bytes]\n"
+        "Query = Union[QueryNoTemplate, Template]\n"
+        "def ensure_bytes(query: QueryNoTemplate) -> bytes: ...\n"
+        "def convert(query: Query, user: str) -> bytes:\n"
+        "    if isinstance(query, Template):\n"
+        '        return b""\n'
+        "    ensure_bytes(user)\n"
+        "    return ensure_bytes(query)\n",
+    )
+    assert _errors(_mypy(tmp_path, [main], "--allow-empty-bodies")) == [
+        'main.py:10: error: Argument 1 to "ensure_bytes" has incompatible type "str"; expected '
+        '"LiteralString | bytes"  [literal-string]'
+    ]

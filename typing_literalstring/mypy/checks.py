@@ -58,6 +58,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .constants import mark_literal_constants
 from .literals import Literalness, any_type
 from .marker import (
     LITERAL_STRING,
@@ -160,6 +161,9 @@ class ModuleCheck:
         return describe(t, self.options)
 
     def run(self) -> None:
+        # First, so that the checks below and the modules checked later see these names as
+        # LiteralString, as pyright infers them.
+        mark_literal_constants(self.tree, self.literals)
         # Statements need a walk; calls come from the type map (every checked expression).
         depth: dict[int, int] = {}
         overloads: list[OverloadedFuncDef] = []

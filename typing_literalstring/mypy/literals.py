@@ -49,7 +49,15 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .marker import Substitution, is_literal_type, is_str, requires_literal, substitute, unify
+from .marker import (
+    Substitution,
+    is_literal_type,
+    is_marked,
+    is_str,
+    requires_literal,
+    substitute,
+    unify,
+)
 from .walk import Assignments, scope_assignments, variable_of
 
 # PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
@@ -138,6 +146,8 @@ class Literalness:
             return True
         if isinstance(expr, RefExpr):
             var = variable_of(expr, self.lookup)
+            if var is not None and var.is_inferred and is_marked(var.type):
+                return True  # a module or class name that only holds literals (constants.py)
             if var is not None and not var.is_inferred and var.type is not None:
                 # Declared LiteralString: each assignment to it is checked on its own, so a
                 # narrowing to str after a (reported) bad assignment is not reported again.

@@ -129,9 +129,21 @@ def requires_literal(t: Type) -> bool:
             bool(p.values) and all(requires_literal(v) for v in p.values)
         )
     if isinstance(p, UnionType):
-        strings = [i for i in p.items if is_str(i)]
+        strings = [i for i in union_items(t) if is_str(i)]
         return bool(strings) and all(requires_literal(i) for i in strings)
     return False
+
+
+def union_items(t: Type, depth: int = 0) -> list[Type]:
+    """A union's items, nested unions and aliases of unions flattened, LiteralString kept as
+    the marker (psycopg 3: ``Query = Union[QueryNoTemplate, Template]`` where
+    ``QueryNoTemplate = Union[LiteralString, bytes, SQL, Composed]``)."""
+    if is_marked(t) or depth > _MAX_DEPTH:
+        return [t]
+    p = get_proper_type(t)
+    if isinstance(p, UnionType):
+        return [i for item in p.items for i in union_items(item, depth + 1)]
+    return [t]
 
 
 def is_str(t: Type) -> bool:
@@ -150,7 +162,7 @@ def without_strings(t: Type) -> Type | None:
     p = get_proper_type(t)
     if not isinstance(p, UnionType):
         return None
-    rest = [i for i in p.items if not is_str(i)]
+    rest = [i for i in union_items(t) if not is_str(i)]
     return UnionType.make_union(rest) if rest else None
 
 

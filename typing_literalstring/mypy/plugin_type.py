@@ -16,7 +16,7 @@ from typing import Callable, Dict, Optional, Tuple, TypeVar
 
 from mypy.checker import TypeChecker
 from mypy.checker_state import checker_state
-from mypy.nodes import MypyFile, TypeAlias, TypeInfo
+from mypy.nodes import Expression, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -33,8 +33,9 @@ from mypy.typeanal import TypeAnalyser
 from mypy.types import CallableType, FunctionLike, Overloaded, Type, get_proper_type
 
 from .checks import ModuleCheck, needs_check
+from .constants import mark_literal_constants
 from .hooks import literal_overload_filter, str_method_result
-from .literals import STR_METHODS
+from .literals import STR_METHODS, Literalness
 from .marker import (
     ALIAS,
     LITERAL_STRING,
@@ -50,6 +51,11 @@ _STR_PREFIX = "builtins.str."
 SigContext = TypeVar("SigContext", FunctionSigContext, MethodSigContext)
 Hook = Callable[..., object]
 _HookCache = Dict[Tuple[str, str], Optional[Hook]]
+
+
+def _no_types(_: Expression) -> Type | None:
+    """No type map: literal strings are told by their syntax and by names already marked."""
+    return None
 
 
 class LiteralStringPlugin(Plugin):
@@ -104,12 +110,15 @@ class LiteralStringPlugin(Plugin):
         checker = self._checkers.pop(file.fullname, None)
         if checker is None:
             if not needs_check(file):
+                # Nothing to report here, but its literal constants matter to its importers.
+                mark_literal_constants(file, Literalness(_no_types))
                 return set()
             checker = _checker_of(file)
         if checker is None:
             # Never stop checking silently.
             raise RuntimeError(f"typing_literalstring.mypy found no type checker for {file.path}")
         if checker.can_skip_diagnostics:
+            mark_literal_constants(file, Literalness(_no_types))
             return set()
         try:
             ModuleCheck(checker, file, self.settings).run()
