@@ -692,3 +692,47 @@ def test_isinstance_narrowing_through_a_nested_union_alias(tmp_path: Path) -> No
         'main.py:10: error: Argument 1 to "ensure_bytes" has incompatible type "str"; expected '
         '"LiteralString | bytes"  [literal-string]'
     ]
+
+
+def test_comparisons_with_literals_narrow_as_in_pyright(tmp_path: Path) -> None:
+    """The forms pyright 1.1.414 narrows, and the ones it does not (each `# E` line is an
+    error under pyright too)."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(key: str, other: str) -> None:\n"
+        '    if key == "name":\n'
+        "        sink(key)\n"
+        '    if "name" == key:\n'
+        "        sink(key)  # E\n"
+        '    if key in ("name", "age") and other:\n'
+        "        sink(key)\n"
+        '    if key in ["name", "age"]:\n'
+        "        sink(key)  # E\n"
+        '    if key == "name":\n'
+        "        key = other\n"
+        "        sink(key)  # E\n"
+        '    if key != "name":\n'
+        "        sink(key)  # E\n"
+        "    else:\n"
+        "        sink(key)\n"
+        "def allow_listed(col: str) -> None:\n"
+        '    if col not in ("a", "b"):\n'
+        "        raise ValueError(col)\n"
+        "    sink(col)\n"
+        "def only_printed(col: str) -> None:\n"
+        '    if col not in ("a", "b"):\n'
+        "        print(col)\n"
+        "    sink(col)  # E\n"
+        "def after_a_loop(cols: list[str]) -> None:\n"
+        "    for col in cols:\n"
+        '        if col not in ("a", "b"):\n'
+        "            continue\n"
+        "        sink(col)\n"
+        "    sink(col)  # E\n"
+    )
+    main = _write(tmp_path, "main.py", source)
+    marked = [n for n, line in enumerate(source.splitlines(), 1) if line.endswith("# E")]
+    errors = _errors(_mypy(tmp_path, [main]))
+    assert [int(e.split(":")[1]) for e in errors] == marked
+    assert all("[literal-string]" in e for e in errors)

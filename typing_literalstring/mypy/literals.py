@@ -58,6 +58,7 @@ from .marker import (
     substitute,
     unify,
 )
+from .narrowing import Region, assignment_lines, is_narrowed, regions
 from .walk import Assignments, scope_assignments, variable_of
 
 # PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
@@ -130,6 +131,7 @@ class Literalness:
         self.lookup = lookup
         self._scopes: dict[int, tuple[Node, Assignments]] = {}
         self._in_progress: set[Var] = set()
+        self._narrowing: dict[int, tuple[Node, list[Region], dict[Var, list[int]]]] = {}
 
     def assignments(self, scope: Node) -> Assignments:
         found = self._scopes.get(id(scope))
@@ -143,6 +145,12 @@ class Literalness:
         if isinstance(expr, StrExpr):
             return True
         if is_literal_type(self.lookup(expr)):
+            return True
+        if (
+            isinstance(expr, NameExpr)
+            and isinstance(expr.node, Var)
+            and self._narrowed(expr, expr.node, scope)
+        ):
             return True
         if isinstance(expr, RefExpr):
             var = variable_of(expr, self.lookup)
@@ -168,6 +176,13 @@ class Literalness:
                 return True
             return self._generic_call(expr) or self._str_method_call(expr, scope)
         return False
+
+    def _narrowed(self, expr: NameExpr, var: Var, scope: Node) -> bool:
+        """A comparison with literal strings narrows the name here (narrowing.py)."""
+        found = self._narrowing.get(id(scope))
+        if found is None or found[0] is not scope:
+            found = self._narrowing[id(scope)] = (scope, regions(scope), assignment_lines(scope))
+        return is_narrowed(expr, var, found[1], found[2])
 
     def known_type(self, expr: Expression) -> Type | None:
         """The inferred type, or else a variable's declared type (before mypy infers ``expr``)."""

@@ -1,0 +1,142 @@
+"""Comparisons with literal strings that narrow a ``str`` name to a literal string, as pyright does.
+
+mypy keeps ``key: str`` a ``str`` after ``if key == "name":``; pyright narrows it to
+``Literal["name"]``, so ``sink(key)`` there is fine.  Measured with pyright 1.1.414, the forms
+narrowed are exactly these (the name on the left):
+
+- ``key == "lit"`` and ``key in ("a", "b")`` (a tuple display of literals; not a list or a set),
+  in the branch where the test is true, also as an operand of ``and``;
+- ``key != "lit"`` and ``key not in ("a", "b")`` in the ``else`` branch, and after the ``if``
+  when its body always leaves (``return``, ``raise``, ``continue``, ``break``): the allow-list
+  idiom ``if col not in ("a", "b"): raise ValueError(col)``.
+
+``"lit" == key`` and ``key in ["a", "b"]`` are not narrowed by pyright, nor here.  A region ends
+where the name is assigned again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mypy.nodes import (
+    AssignmentStmt,
+    Block,
+    BreakStmt,
+    ComparisonExpr,
+    ContinueStmt,
+    Expression,
+    ForStmt,
+    IfStmt,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    OpExpr,
+    RaiseStmt,
+    ReturnStmt,
+    StrExpr,
+    TupleExpr,
+    UnaryExpr,
+    Var,
+)
+
+from .walk import walk_statements
+
+_EXITS = (ReturnStmt, RaiseStmt, ContinueStmt, BreakStmt)
+
+
+@dataclass(frozen=True)
+class Region:
+    """Lines ``first`` to ``last`` where ``var`` holds a literal string (unless reassigned)."""
+
+    var: Var
+    first: int
+    last: int
+
+
+def _narrowed(test: Expression, when_true: bool) -> list[Var]:
+    """The names ``test`` narrows to literal strings when it is true (or false)."""
+    if isinstance(test, OpExpr) and test.op == ("and" if when_true else "or"):
+        return _narrowed(test.left, when_true) + _narrowed(test.right, when_true)
+    if isinstance(test, UnaryExpr) and test.op == "not":
+        return _narrowed(test.expr, not when_true)
+    if not isinstance(test, ComparisonExpr) or len(test.operators) != 1:
+        return []
+    operator = test.operators[0]
+    name, other = test.operands
+    if not isinstance(name, NameExpr) or not isinstance(name.node, Var):
+        return []
+    if operator in ("==", "!=") and isinstance(other, StrExpr):
+        return [name.node] if (operator == "==") == when_true else []
+    if (
+        operator in ("in", "not in")
+        and isinstance(other, TupleExpr)
+        and other.items
+        and all(isinstance(item, StrExpr) for item in other.items)
+    ):
+        return [name.node] if (operator == "in") == when_true else []
+    return []
+
+
+def _lines(block: Block | None) -> tuple[int, int] | None:
+    if block is None or not block.body:
+        return None
+    last = block.body[-1]
+    return block.body[0].line, last.end_line or last.line
+
+
+def regions(scope: Node) -> list[Region]:
+    """Where comparisons in ``scope`` (a function or module) narrow names to literals."""
+    found: list[Region] = []
+    for block, owner, _ in walk_statements(scope):
+        if not isinstance(block, Block) or owner is not scope:
+            continue
+        block_lines = _lines(block)
+        for node in block.body:
+            if not isinstance(node, IfStmt) or len(node.expr) != 1:
+                continue
+            test = node.expr[0]
+            body = _lines(node.body[0])
+            if body is not None:
+                found.extend(Region(var, *body) for var in _narrowed(test, True))
+            otherwise = _narrowed(test, False)
+            orelse = _lines(node.else_body)
+            if orelse is not None:
+                found.extend(Region(var, *orelse) for var in otherwise)
+            leaves = bool(node.body[0].body) and isinstance(node.body[0].body[-1], _EXITS)
+            if leaves and node.else_body is None and block_lines is not None:
+                # To the end of the enclosing block only: after a loop that `continue`d, the
+                # name may hold a value that failed the test.
+                after = (node.end_line or node.line) + 1
+                found.extend(Region(var, after, block_lines[1]) for var in otherwise)
+    return found
+
+
+def assignment_lines(scope: Node) -> dict[Var, list[int]]:
+    """The lines where each name of ``scope`` is (re)bound."""
+    lines: dict[Var, list[int]] = {}
+    for node, owner, _ in walk_statements(scope):
+        if owner is not scope:
+            continue
+        targets: list[Expression] = []
+        if isinstance(node, AssignmentStmt):
+            targets = list(node.lvalues)
+        elif isinstance(node, OperatorAssignmentStmt):
+            targets = [node.lvalue]
+        elif isinstance(node, ForStmt):
+            targets = [node.index]
+        for target in targets:
+            if isinstance(target, NameExpr) and isinstance(target.node, Var):
+                lines.setdefault(target.node, []).append(target.line)
+    return lines
+
+
+def is_narrowed(
+    expr: NameExpr, var: Var, found: list[Region], assigned: dict[Var, list[int]]
+) -> bool:
+    """Whether ``expr`` (a use of ``var``) lies in a region and no assignment comes between."""
+    for region in found:
+        if region.var is var and region.first <= expr.line <= region.last:
+            rebound = assigned.get(var, [])
+            if not any(region.first <= line < expr.line for line in rebound):
+                return True
+    return False
