@@ -68,6 +68,15 @@ def _errors(proc: subprocess.CompletedProcess[str]) -> list[str]:
     return [line for line in proc.stdout.splitlines() if ": error:" in line]
 
 
+def _assert_errors_on_marked_lines(work: Path, source: str) -> None:
+    """mypy with the plugin reports a literal-string error on exactly the `# E` lines."""
+    main = _write(work, "main.py", source)
+    marked = [n for n, line in enumerate(source.splitlines(), 1) if line.endswith("# E")]
+    errors = _errors(_mypy(work, [main]))
+    assert [int(e.split(":")[1]) for e in errors] == marked
+    assert all("[literal-string]" in e for e in errors)
+
+
 def _write(work: Path, name: str, text: str) -> str:
     (work / name).write_text(text, encoding="utf-8")
     return name
@@ -731,8 +740,39 @@ def test_comparisons_with_literals_narrow_as_in_pyright(tmp_path: Path) -> None:
         "        sink(col)\n"
         "    sink(col)  # E\n"
     )
-    main = _write(tmp_path, "main.py", source)
-    marked = [n for n, line in enumerate(source.splitlines(), 1) if line.endswith("# E")]
-    errors = _errors(_mypy(tmp_path, [main]))
-    assert [int(e.split(":")[1]) for e in errors] == marked
-    assert all("[literal-string]" in e for e in errors)
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_loop_targets_union_declarations_and_flow_as_in_pyright(tmp_path: Path) -> None:
+    """Misses (a `for` target declared LiteralString, as in psycopg 3's own sql.py) and a false
+    error (`y = "a"; sink(y); y = user`); each `# E` line is an error under pyright 1.1.414."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from typing import Iterable, Union\n"
+        "from typing_extensions import LiteralString\n"
+        "from lib import sink\n"
+        "def loop(items: Iterable[str], pairs: Iterable[tuple[str, int]]) -> None:\n"
+        "    pre: LiteralString\n"
+        "    for pre in items:  # E\n"
+        "        sink(pre)\n"
+        "    first: LiteralString\n"
+        "    for first, n in pairs:  # E\n"
+        "        pass\n"
+        '    for pre in ("a", "b"):\n'
+        "        sink(pre)\n"
+        '    for pre in ["a", "b"]:  # E\n'
+        "        sink(pre)\n"
+        "def union(user: str) -> None:\n"
+        '    q: Union[LiteralString, bytes] = b""\n'
+        "    q = user  # E\n"
+        "def flow(user: str, users: list[str]) -> None:\n"
+        '    y = "a"\n'
+        "    sink(y)\n"
+        "    y = user\n"
+        "    sink(y)  # E\n"
+        '    z = "SELECT"\n'
+        "    for u in users:\n"
+        "        sink(z)  # E\n"
+        "        z = u\n"
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)

@@ -28,6 +28,7 @@ from mypy.nodes import (
     DictExpr,
     Expression,
     FakeInfo,
+    ForStmt,
     FuncDef,
     FuncItem,
     IndexExpr,
@@ -70,6 +71,7 @@ from .marker import (
     describe,
     has_type_variables,
     invariance_breach,
+    is_literal_type,
     is_str,
     is_unchecked_any,
     literal_string,
@@ -181,6 +183,8 @@ class ModuleCheck:
                 self.check_assignment(node, scope)
             elif isinstance(node, OperatorAssignmentStmt):
                 self.check_augmented_assignment(node, scope)
+            elif isinstance(node, ForStmt) and not self.display_of_literals(node.expr, scope):
+                self.check_loop_target(node.index, node.inferred_item_type, node)
             elif isinstance(node, ReturnStmt) and func is not None and node.expr is not None:
                 self.check_return(node, node.expr, func, scope)
         for expr in list(self.types):
@@ -585,6 +589,38 @@ class ModuleCheck:
                     f'"{self.describe(expected)}")',
                     stmt.rvalue,
                 )
+
+    def display_of_literals(self, expr: Expression, scope: Node) -> bool:
+        """``("a", "b")``: mypy infers ``str`` items, pyright keeps the literals of a tuple
+        display (not of a list or a set display: ``["a", "b"]`` is ``list[str]`` there)."""
+        if not isinstance(expr, TupleExpr):
+            return False
+        return all(
+            self.display_of_literals(item, scope)
+            if isinstance(item, TupleExpr)
+            else not is_str(self.types.get(item) or any_type())
+            or self.literals.is_literal(item, scope)
+            for item in expr.items
+        )
+
+    def check_loop_target(self, target: Expression, item: Type | None, loop: ForStmt) -> None:
+        """``pre: LiteralString`` then ``for pre in items``: each item is assigned to it
+        (psycopg 3's own sql.py; pyright reports it, mypy reads LiteralString as str)."""
+        p = get_proper_type(item) if item is not None else None
+        if isinstance(target, (TupleExpr, ListExpr)):
+            if isinstance(p, TupleType) and len(p.items) == len(target.items):
+                for element, element_type in zip(target.items, p.items):
+                    self.check_loop_target(element, element_type, loop)
+            return
+        expected = self.declared_type(target) if isinstance(target, RefExpr) else None
+        if expected is None or item is None or not requires_literal(expected):
+            return
+        if is_str(item) and not is_literal_type(item):
+            self.fail(
+                f'Incompatible types in assignment (expression has type "{self.describe(item)}", '
+                f'variable has type "{self.describe(expected)}")',
+                loop.expr,
+            )
 
     def check_typed_dict(self, expected: TypedDictType, value: DictExpr, scope: Node) -> None:
         """``td: TD = {"sql": user}`` where ``TD``'s item ``sql`` is LiteralString."""

@@ -58,7 +58,7 @@ from .marker import (
     substitute,
     unify,
 )
-from .narrowing import Region, assignment_lines, is_narrowed, regions
+from .narrowing import Region, assignment_lines, in_loop, is_narrowed, regions
 from .walk import Assignments, scope_assignments, variable_of
 
 # PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
@@ -132,6 +132,7 @@ class Literalness:
         self._scopes: dict[int, tuple[Node, Assignments]] = {}
         self._in_progress: set[Var] = set()
         self._narrowing: dict[int, tuple[Node, list[Region], dict[Var, list[int]]]] = {}
+        self._loops: dict[int, tuple[Node, list[tuple[int, int]]]] = {}
 
     def assignments(self, scope: Node) -> Assignments:
         found = self._scopes.get(id(scope))
@@ -221,6 +222,12 @@ class Literalness:
         assigned = self.assignments(scope).get(var)
         if not assigned:
             return False
+        if not in_loop(expr, scope, self._loops):
+            # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
+            # further down cannot reach it (pyright's flow analysis agrees).
+            assigned = [v for v in assigned if v is None or v.line <= expr.line]
+            if not assigned:
+                return False
         if var in self._in_progress:
             return True  # the greatest fixed point: `q = q + "..."` in a loop
         self._in_progress.add(var)

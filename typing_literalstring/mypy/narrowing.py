@@ -37,6 +37,7 @@ from mypy.nodes import (
     TupleExpr,
     UnaryExpr,
     Var,
+    WhileStmt,
 )
 
 from .walk import walk_statements
@@ -140,3 +141,18 @@ def is_narrowed(
             if not any(region.first <= line < expr.line for line in rebound):
                 return True
     return False
+
+
+def in_loop(
+    expr: Expression, scope: Node, cache: dict[int, tuple[Node, list[tuple[int, int]]]]
+) -> bool:
+    """Whether ``expr`` lies inside a ``for`` or ``while`` statement of ``scope``."""
+    found = cache.get(id(scope))
+    if found is None or found[0] is not scope:
+        loops = [
+            (node.line, node.end_line or node.line)
+            for node, owner, _ in walk_statements(scope)
+            if isinstance(node, (ForStmt, WhileStmt)) and owner is scope
+        ]
+        found = cache[id(scope)] = (scope, loops)
+    return any(first <= expr.line <= last for first, last in found[1])
