@@ -776,3 +776,35 @@ def test_loop_targets_union_declarations_and_flow_as_in_pyright(tmp_path: Path) 
         "        z = u\n"
     )
     _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_a_refused_overloaded_call_keeps_its_return_type(tmp_path: Path) -> None:
+    """The signature hook made the LiteralString item unmatchable even when no other item took
+    the call: mypy typed it Any, and `--warn-return-any` added an error mypy alone does not."""
+    _write(
+        tmp_path,
+        "lib.pyi",
+        "from typing import Literal, overload\n"
+        "from typing_extensions import LiteralString\n"
+        "class Result: ...\n"
+        "@overload\n"
+        "def run(cmd: str, shell: Literal[False] = False) -> Result: ...\n"
+        "@overload\n"
+        "def run(cmd: LiteralString, shell: bool = False) -> Result: ...\n",
+    )
+    main = _write(
+        tmp_path,
+        "main.py",
+        "from lib import Result, run\n"
+        "def f(user: str) -> Result:\n"
+        "    return run(user, shell=True)\n"
+        "def g(user: str) -> Result:\n"
+        "    return run(user)\n"
+        "def h() -> Result:\n"
+        '    return run("ls", shell=True)\n',
+    )
+    assert _errors(_mypy(tmp_path, [main], "--warn-return-any")) == [
+        'main.py:3: error: Argument 1 to "run" has incompatible type "str"; expected '
+        '"LiteralString"  [literal-string]'
+    ]
+    assert _errors(_mypy(tmp_path, [main], "--warn-return-any", config=PLAIN_CONFIG)) == []

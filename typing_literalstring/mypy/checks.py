@@ -47,7 +47,6 @@ from mypy.nodes import (
     TypeInfo,
     Var,
 )
-from mypy.subtypes import is_subtype
 from mypy.typeops import bind_self, type_object_type
 from mypy.types import (
     CallableType,
@@ -60,10 +59,12 @@ from mypy.types import (
 )
 
 from .constants import mark_literal_constants
+from .hooks import KEPT_ITEMS
 from .literals import Literalness, any_type
 from .marker import (
     LITERAL_STRING,
     Substitution,
+    accepts,
     bad_type_arguments,
     callable_has_mark,
     compatible,
@@ -95,17 +96,6 @@ def narrower_by_mark(earlier: CallableType, later: CallableType) -> bool:
         requires_literal(a) and not requires_literal(b)
         for a, b in zip(earlier.arg_types, later.arg_types)
     )
-
-
-def _accepts(expected: Type, actual: Type | None) -> bool:
-    """Would mypy take ``actual`` for ``expected`` (LiteralString being str to it)?"""
-    if actual is None:
-        return False
-    if is_subtype(actual, expected):
-        return True
-    p = get_proper_type(actual)
-    known = p.last_known_value if isinstance(p, Instance) else None
-    return known is not None and is_subtype(known, expected)
 
 
 def callee_name(signature: CallableType) -> str:
@@ -261,9 +251,7 @@ class ModuleCheck:
         """A call that matches no overload item only because a LiteralString item refused a
         non-literal string (the signature hook's doing): a ``literal-string`` error instead of
         mypy's "No overload variant matches", so the code and the message say what is wrong."""
-        errors = self.checker.errors.error_info_map.get(self.checker.path)
-        if not errors:
-            return
+        errors = self.checker.errors.error_info_map.get(self.checker.path) or []
         by_place = {
             (info.line, info.column): info
             for info in errors
@@ -274,14 +262,18 @@ class ModuleCheck:
         withdrawn: list[ErrorInfo] = []
         for call, callee in self.overloaded_calls:
             info = by_place.get((call.line, call.column))
-            if info is None:
+            # The signature hook leaves a LiteralString item alone when no other item would
+            # take the call: mypy then accepts it, with the right return type, not Any.
+            kept = KEPT_ITEMS.pop(id(call), None) is call
+            if info is None and not kept:
                 continue
             declared = self.declared_overload(call)
             found = self.refused_literal_argument(call, declared or callee)
             if found is None:
                 continue
             actual, expected = found
-            withdrawn.append(info)
+            if info is not None:
+                withdrawn.append(info)
             arg = call.args[actual]
             self.fail(
                 f"Argument {actual + 1} to {callee_name(callee.items[0])} has incompatible type "
@@ -352,7 +344,7 @@ class ModuleCheck:
             for formal, actuals in enumerate(formals):
                 expected = item.arg_types[formal]
                 for actual in actuals:
-                    if call.arg_kinds[actual] in (ARG_STAR, ARG_STAR2) or not _accepts(
+                    if call.arg_kinds[actual] in (ARG_STAR, ARG_STAR2) or not accepts(
                         expected, self.types.get(call.args[actual])
                     ):
                         fits = False
@@ -652,7 +644,7 @@ class ModuleCheck:
             return
         index_type = self.types.get(target.index)
         for item in bind_self(expanded).items:
-            if len(item.arg_types) != 2 or not _accepts(item.arg_types[0], index_type):
+            if len(item.arg_types) != 2 or not accepts(item.arg_types[0], index_type):
                 continue
             wanted = item.arg_types[1]
             if contains_mark(wanted) and self.violates(wanted, value, scope):

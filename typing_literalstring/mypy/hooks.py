@@ -9,8 +9,11 @@
 
 from __future__ import annotations
 
+from mypy.argmap import map_actuals_to_formals
 from mypy.checker import TypeChecker
 from mypy.nodes import (
+    ARG_STAR,
+    ARG_STAR2,
     CallExpr,
     Expression,
     GeneratorExpr,
@@ -25,18 +28,29 @@ from mypy.nodes import (
 )
 from mypy.plugin import FunctionSigContext, MethodContext, MethodSigContext
 from mypy.types import (
+    AnyType,
+    CallableType,
     FunctionLike,
     NoneType,
     Overloaded,
     TupleType,
     Type,
+    TypeOfAny,
     UninhabitedType,
     UnionType,
     get_proper_type,
 )
 
 from .literals import STR_METHODS, Literalness, iterable_of_literals
-from .marker import compatible, is_literal_type, is_str, mark, requires_literal, without_strings
+from .marker import (
+    accepts,
+    compatible,
+    is_literal_type,
+    is_str,
+    mark,
+    requires_literal,
+    without_strings,
+)
 
 
 def _receiver(method: str, ctx: MethodContext) -> Expression | None:
@@ -95,7 +109,8 @@ def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> Funct
     call = ctx.context
     if not isinstance(checker, TypeChecker) or not isinstance(call, CallExpr):
         return signature
-    if not isinstance(get_proper_type(checker.lookup_type_or_none(call.callee)), Overloaded):
+    overloaded = get_proper_type(checker.lookup_type_or_none(call.callee))
+    if not isinstance(overloaded, Overloaded):
         return signature  # a plain function: the post-pass checks its arguments
     arg_types = list(signature.arg_types)
     for formal, actuals in enumerate(ctx.args):
@@ -113,7 +128,48 @@ def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> Funct
             changed = True
     if not changed:
         return signature
+    for actuals in ctx.args:  # the other items are judged on every argument
+        for actual in actuals:
+            _infer_quietly(checker, actual)
+    if not any(
+        _fits(literals, item, call, scope) for item in overloaded.items if item != signature
+    ):
+        # Made unmatchable, it would leave no item: mypy would say "No overload variant" and
+        # type the call Any (a `no-any-return` error mypy alone does not give).  Kept, mypy
+        # takes it with the right return type, and the post-pass reports the argument.
+        KEPT_ITEMS[id(call)] = call
+        return signature
     return signature.copy_modified(arg_types=arg_types)  # pyright: ignore[reportUnknownMemberType]
+
+
+# Calls whose LiteralString item the hook left matchable, for the module's post-pass.
+KEPT_ITEMS: dict[int, CallExpr] = {}
+
+
+def _fits(literals: Literalness, item: CallableType, call: CallExpr, scope: Node) -> bool:
+    """Would ``item`` take the call, a non-literal string refused where it wants one?"""
+    formals = map_actuals_to_formals(
+        call.arg_kinds,
+        call.arg_names,
+        item.arg_kinds,
+        item.arg_names,
+        lambda i: literals.known_type(call.args[i]) or AnyType(TypeOfAny.special_form),
+    )
+    if any(not actuals and item.arg_kinds[i].is_required() for i, actuals in enumerate(formals)):
+        return False
+    if len({a for actuals in formals for a in actuals}) != len(call.args):
+        return False
+    for formal, actuals in enumerate(formals):
+        expected = item.arg_types[formal]
+        for actual in actuals:
+            arg = call.args[actual]
+            if call.arg_kinds[actual] in (ARG_STAR, ARG_STAR2):
+                return False
+            if not accepts(expected, literals.known_type(arg)):
+                return False
+            if requires_literal(expected) and _unfit(literals, expected, arg, scope):
+                return False
+    return True
 
 
 def _infer_quietly(checker: TypeChecker, arg: Expression) -> None:

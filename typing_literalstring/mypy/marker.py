@@ -18,6 +18,7 @@ from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
 from mypy.nodes import INVARIANT, TypeAlias
 from mypy.options import Options
+from mypy.subtypes import is_subtype
 from mypy.types import (
     AnyType,
     CallableType,
@@ -345,3 +346,14 @@ def has_type_variables(t: Type, depth: int = 0) -> bool:
     return isinstance(p, (UnionType, TupleType)) and any(
         has_type_variables(i, depth + 1) for i in p.items
     )
+
+
+def accepts(expected: Type, actual: Type | None) -> bool:
+    """Would mypy take ``actual`` for ``expected`` (LiteralString being str to it)?"""
+    if actual is None:
+        return False
+    if is_subtype(actual, expected):
+        return True
+    p = get_proper_type(actual)
+    known = p.last_known_value if isinstance(p, Instance) else None
+    return known is not None and is_subtype(known, expected)
