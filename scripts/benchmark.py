@@ -49,7 +49,7 @@ CORPUS = REPO / "benchmarks" / "corpus"
 EXPLANATIONS = REPO / "benchmarks" / "explanations.json"
 OUT = REPO / "BENCHMARKS.md"
 FAMILIES = ("sql", "shell", "logging")
-ENFORCING = ("pyright", "basedpyright", "ty", "zuban", "pyrefly")
+ENFORCING = ("pyright", "basedpyright", "ty", "zuban", "pyrefly", "mypy")
 PYTHON = "3.12"  # the target every checker is run for
 # Real code that is not ours and uses sqlite3, subprocess and logging: sdists from PyPI.
 PROJECTS = {

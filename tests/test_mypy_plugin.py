@@ -808,3 +808,22 @@ def test_a_refused_overloaded_call_keeps_its_return_type(tmp_path: Path) -> None
         '"LiteralString"  [literal-string]'
     ]
     assert _errors(_mypy(tmp_path, [main], "--warn-return-any", config=PLAIN_CONFIG)) == []
+
+
+def test_tuple_constants_of_literals_narrow_and_join(tmp_path: Path) -> None:
+    """benchmarks/corpus sql/019 and sql/035: a module tuple of literal names used as an
+    allow-list (`if column not in VALID: raise`) and joined into a script; pyright keeps the
+    tuple's literal items, mypy inferred tuple[str, ...]."""
+    _write(tmp_path, "lib.py", SINK)
+    _assert_errors_on_marked_lines(
+        tmp_path,
+        "from lib import sink\n"
+        'VALID = ("name", "email")\n'
+        'STEPS = ("ANALYZE;", "VACUUM;")\n'
+        "def f(column: str, user: str) -> None:\n"
+        '    sink("\\n".join(STEPS))\n'
+        "    if column not in VALID:\n"
+        "        raise SystemExit(column)\n"
+        '    sink(f"SELECT {column} FROM t")\n'
+        '    sink("\\n".join((user, "x")))  # E\n',
+    )

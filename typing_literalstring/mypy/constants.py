@@ -25,11 +25,13 @@ from mypy.nodes import (
     ListExpr,
     MemberExpr,
     MypyFile,
+    Node,
     OperatorAssignmentStmt,
     StarExpr,
     TupleExpr,
     Var,
 )
+from mypy.types import TupleType, Type, get_proper_type
 
 from .literals import Literalness
 from .marker import is_marked, is_str, mark
@@ -60,6 +62,21 @@ def _targets(lvalues: list[Expression]) -> Iterator[Expression]:
             yield lvalue
 
 
+def _str_or_tuple_of_str(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, TupleType):
+        return bool(p.items) and all(_str_or_tuple_of_str(i) for i in p.items)
+    return is_str(t)
+
+
+def _literal_value(literals: Literalness, value: Expression, scope: Node) -> bool:
+    """A literal string, or a tuple display of them (pyright keeps a tuple's literal items:
+    ``VALID_COLUMNS = ("name", "email")``)."""
+    if isinstance(value, TupleExpr):
+        return bool(value.items) and all(_literal_value(literals, i, scope) for i in value.items)
+    return literals.is_literal(value, scope)
+
+
 def _classes(tree: MypyFile) -> Iterator[ClassDef]:
     for node, scope, _ in walk_statements(tree):
         if isinstance(node, ClassDef) and scope is tree:
@@ -72,7 +89,7 @@ def mark_literal_constants(tree: MypyFile, literals: Literalness) -> list[Var]:
         (scope, var, values)
         for scope in [tree, *_classes(tree)]
         for var, values in scope_assignments(scope).items()
-        if var.is_inferred and var.type is not None and is_str(var.type)
+        if var.is_inferred and var.type is not None and _str_or_tuple_of_str(var.type)
     ]
     if not candidates:
         return []  # most modules: no walk of every statement
@@ -85,7 +102,9 @@ def mark_literal_constants(tree: MypyFile, literals: Literalness) -> list[Var]:
             or var.type is None
             or is_marked(var.type)
             or not values
-            or not all(value is not None and literals.is_literal(value, scope) for value in values)
+            or not all(
+                value is not None and _literal_value(literals, value, scope) for value in values
+            )
         ):
             continue
         var.type = mark(var.type)

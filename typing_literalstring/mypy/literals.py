@@ -115,6 +115,13 @@ def iterable_of_literals(t: Type | None) -> bool:
     return False
 
 
+def constant_type(expr: Expression) -> Type | None:
+    """The type of a module or class constant that constants.py marked (mypy recorded the
+    unmarked type where the module used it before the post-pass)."""
+    var = expr.node if isinstance(expr, RefExpr) else None
+    return var.type if isinstance(var, Var) and var.is_inferred else None
+
+
 def declared_function(call: CallExpr) -> CallableType | None:
     """The signature of the called function as written (before type-variable inference)."""
     node = call.callee.node if isinstance(call.callee, RefExpr) else None
@@ -285,7 +292,9 @@ class Literalness:
                 elif isinstance(arg, GeneratorExpr):
                     ok = self.is_literal(arg.left_expr, scope)
                 else:
-                    ok = iterable_of_literals(self.lookup(arg))
+                    ok = iterable_of_literals(self.lookup(arg)) or iterable_of_literals(
+                        constant_type(arg)
+                    )
             elif "*" in needed:
                 ok = self.is_literal(arg, scope) or isinstance(
                     get_proper_type(self.lookup(arg)), NoneType

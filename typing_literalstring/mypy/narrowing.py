@@ -39,7 +39,9 @@ from mypy.nodes import (
     Var,
     WhileStmt,
 )
+from mypy.types import TupleType, get_proper_type
 
+from .marker import is_marked
 from .walk import walk_statements
 
 _EXITS = (ReturnStmt, RaiseStmt, ContinueStmt, BreakStmt)
@@ -68,14 +70,18 @@ def _narrowed(test: Expression, when_true: bool) -> list[Var]:
         return []
     if operator in ("==", "!=") and isinstance(other, StrExpr):
         return [name.node] if (operator == "==") == when_true else []
-    if (
-        operator in ("in", "not in")
-        and isinstance(other, TupleExpr)
-        and other.items
-        and all(isinstance(item, StrExpr) for item in other.items)
-    ):
+    if operator in ("in", "not in") and _tuple_of_literals(other):
         return [name.node] if (operator == "in") == when_true else []
     return []
+
+
+def _tuple_of_literals(expr: Expression) -> bool:
+    """A tuple display of literal strings, or a name holding one (constants.py marks it)."""
+    if isinstance(expr, TupleExpr):
+        return bool(expr.items) and all(isinstance(item, StrExpr) for item in expr.items)
+    var = expr.node if isinstance(expr, NameExpr) else None
+    p = get_proper_type(var.type) if isinstance(var, Var) and var.type is not None else None
+    return isinstance(p, TupleType) and bool(p.items) and all(is_marked(i) for i in p.items)
 
 
 def _lines(block: Block | None) -> tuple[int, int] | None:
