@@ -343,6 +343,18 @@ def _check_command(command: list[str], cwd: Path, rep: int) -> None:
         raise SystemExit(f"{' '.join(command)} failed (exit {done.returncode}):\n{done.stderr}")
 
 
+def _ratio_row(
+    tool: str, requirement: str, files: Sequence[Path], base: list[float], other: list[float]
+) -> tuple[str, list[float]]:
+    """A table row (medians of both, median of the per-run ratios) and those ratios."""
+    ratios = [o / b for o, b in zip(other, base)]
+    row = (
+        f"| {tool} | {requirement} | {len(files)} | {statistics.median(base):.2f} | "
+        f"{statistics.median(other):.2f} | {statistics.median(ratios):.2f} |"
+    )
+    return row, ratios
+
+
 def _alternating(
     reps: int, first: Callable[[int], object], second: Callable[[int], object]
 ) -> tuple[list[float], list[float]]:
@@ -378,13 +390,11 @@ def cost(reps: int) -> list[str]:
             stock_run(-1)  # warm-up runs, not timed (disk cache, JIT)
             tightened_run(-1)
             stock, tightened = _alternating(reps, stock_run, tightened_run)
-            ratios = [t / s for t, s in zip(tightened, stock)]
-            ratios_all += ratios
-            lines.append(
-                f"| {name} {checker.version()} | {requirement} | {len(files)} | "
-                f"{statistics.median(stock):.2f} | {statistics.median(tightened):.2f} | "
-                f"{statistics.median(ratios):.2f} |"
+            row, ratios = _ratio_row(
+                f"{name} {checker.version()}", requirement, files, stock, tightened
             )
+            ratios_all += ratios
+            lines.append(row)
         summary.append(f"| {name} | {statistics.median(ratios_all):.2f} |")
     lines += ["", "| checker | median ratio, all projects |", "|---|---|", *summary]
 
@@ -472,13 +482,11 @@ def check_cost(
             )
             check(-1)  # warms the overlay cache
             plain, checked = _alternating(reps, plain_run, check)
-            ratios = [c / p for c, p in zip(checked, plain)]
-            ratios_all += ratios
-            lines.append(
-                f"| {name} {checker.version()} | {requirement} | {len(files)} | "
-                f"{statistics.median(plain):.2f} | {statistics.median(checked):.2f} | "
-                f"{statistics.median(ratios):.2f} |"
+            row, ratios = _ratio_row(
+                f"{name} {checker.version()}", requirement, files, plain, checked
             )
+            ratios_all += ratios
+            lines.append(row)
         summary.append(f"| {name} | {statistics.median(ratios_all):.2f} |")
     return [*lines, "", "| checker | median ratio, all projects |", "|---|---|", *summary]
 
