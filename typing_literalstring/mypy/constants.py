@@ -88,7 +88,8 @@ def mark_literal_constants(tree: MypyFile, literals: Literalness) -> list[Var]:
     candidates = [
         (scope, var, values)
         for scope in [tree, *_classes(tree)]
-        for var, values in scope_assignments(scope).items()
+        for var, bindings in scope_assignments(scope).items()
+        for values in [[b.value for b in bindings]]
         if var.is_inferred and var.type is not None and _str_or_tuple_of_str(var.type)
     ]
     if not candidates:

@@ -58,8 +58,8 @@ from .marker import (
     substitute,
     unify,
 )
-from .narrowing import Region, assignment_lines, in_loop, is_narrowed, regions
-from .walk import Assignments, scope_assignments, variable_of
+from .narrowing import Region, is_narrowed, loops, regions
+from .walk import scope_assignments, variable_of
 
 # PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
 # the receiver is.  Value: the parameters that must be literal too ("*": every argument);
@@ -131,21 +131,41 @@ def declared_function(call: CallExpr) -> CallableType | None:
     return declared if isinstance(declared, CallableType) else None
 
 
+class _Scope:
+    """What the literal rules need of one scope (a function or module), each found once."""
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+        self.assignments = scope_assignments(node)
+        self._regions: list[Region] | None = None
+        self._loops: list[tuple[int, int]] | None = None
+
+    @property
+    def regions(self) -> list[Region]:
+        if self._regions is None:
+            self._regions = regions(self.node)
+        return self._regions
+
+    @property
+    def loops(self) -> list[tuple[int, int]]:
+        if self._loops is None:
+            self._loops = loops(self.node)
+        return self._loops
+
+
 class Literalness:
     """Decides whether expressions are literal strings, remembering each scope's assignments."""
 
     def __init__(self, lookup: TypeLookup) -> None:
         self.lookup = lookup
-        self._scopes: dict[int, tuple[Node, Assignments]] = {}
+        self._scopes: dict[int, _Scope] = {}
         self._in_progress: set[Var] = set()
-        self._narrowing: dict[int, tuple[Node, list[Region], dict[Var, list[int]]]] = {}
-        self._loops: dict[int, tuple[Node, list[tuple[int, int]]]] = {}
 
-    def assignments(self, scope: Node) -> Assignments:
+    def _scope(self, scope: Node) -> _Scope:
         found = self._scopes.get(id(scope))
-        if found is None or found[0] is not scope:
-            found = self._scopes[id(scope)] = (scope, scope_assignments(scope))
-        return found[1]
+        if found is None or found.node is not scope:
+            found = self._scopes[id(scope)] = _Scope(scope)
+        return found
 
     def is_literal(self, expr: Expression | None, scope: Node) -> bool:
         if expr is None:
@@ -187,10 +207,8 @@ class Literalness:
 
     def _narrowed(self, expr: NameExpr, var: Var, scope: Node) -> bool:
         """A comparison with literal strings narrows the name here (narrowing.py)."""
-        found = self._narrowing.get(id(scope))
-        if found is None or found[0] is not scope:
-            found = self._narrowing[id(scope)] = (scope, regions(scope), assignment_lines(scope))
-        return is_narrowed(expr, var, found[1], found[2])
+        facts = self._scope(scope)
+        return is_narrowed(expr, var, facts.regions, facts.assignments.get(var, []))
 
     def known_type(self, expr: Expression) -> Type | None:
         """The inferred type, or else a variable's declared type (before mypy infers ``expr``)."""
@@ -226,15 +244,15 @@ class Literalness:
         local = expr.kind == (GDEF if isinstance(scope, MypyFile) else LDEF)
         if not local or not var.is_inferred:
             return False
-        assigned = self.assignments(scope).get(var)
-        if not assigned:
-            return False
-        if not in_loop(expr, scope, self._loops):
+        facts = self._scope(scope)
+        bindings = facts.assignments.get(var, [])
+        if not any(first <= expr.line <= last for first, last in facts.loops):
             # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
             # further down cannot reach it (pyright's flow analysis agrees).
-            assigned = [v for v in assigned if v is None or v.line <= expr.line]
-            if not assigned:
-                return False
+            bindings = [b for b in bindings if b.line <= expr.line]
+        assigned = [b.value for b in bindings]
+        if not assigned:
+            return False
         if var in self._in_progress:
             return True  # the greatest fixed point: `q = q + "..."` in a loop
         self._in_progress.add(var)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mypy.nodes import (
-    AssignmentStmt,
     Block,
     BreakStmt,
     ComparisonExpr,
@@ -29,7 +28,6 @@ from mypy.nodes import (
     IfStmt,
     NameExpr,
     Node,
-    OperatorAssignmentStmt,
     OpExpr,
     RaiseStmt,
     ReturnStmt,
@@ -42,7 +40,7 @@ from mypy.nodes import (
 from mypy.types import TupleType, get_proper_type
 
 from .marker import is_marked
-from .walk import walk_statements
+from .walk import Binding, walk_statements
 
 _EXITS = (ReturnStmt, RaiseStmt, ContinueStmt, BreakStmt)
 
@@ -118,47 +116,20 @@ def regions(scope: Node) -> list[Region]:
     return found
 
 
-def assignment_lines(scope: Node) -> dict[Var, list[int]]:
-    """The lines where each name of ``scope`` is (re)bound."""
-    lines: dict[Var, list[int]] = {}
-    for node, owner, _ in walk_statements(scope):
-        if owner is not scope:
-            continue
-        targets: list[Expression] = []
-        if isinstance(node, AssignmentStmt):
-            targets = list(node.lvalues)
-        elif isinstance(node, OperatorAssignmentStmt):
-            targets = [node.lvalue]
-        elif isinstance(node, ForStmt):
-            targets = [node.index]
-        for target in targets:
-            if isinstance(target, NameExpr) and isinstance(target.node, Var):
-                lines.setdefault(target.node, []).append(target.line)
-    return lines
+def is_narrowed(expr: NameExpr, var: Var, found: list[Region], bindings: list[Binding]) -> bool:
+    """Whether ``expr`` (a use of ``var``) lies in a region and no binding of it comes between."""
+    return any(
+        region.var is var
+        and region.first <= expr.line <= region.last
+        and not any(region.first <= b.line < expr.line for b in bindings)
+        for region in found
+    )
 
 
-def is_narrowed(
-    expr: NameExpr, var: Var, found: list[Region], assigned: dict[Var, list[int]]
-) -> bool:
-    """Whether ``expr`` (a use of ``var``) lies in a region and no assignment comes between."""
-    for region in found:
-        if region.var is var and region.first <= expr.line <= region.last:
-            rebound = assigned.get(var, [])
-            if not any(region.first <= line < expr.line for line in rebound):
-                return True
-    return False
-
-
-def in_loop(
-    expr: Expression, scope: Node, cache: dict[int, tuple[Node, list[tuple[int, int]]]]
-) -> bool:
-    """Whether ``expr`` lies inside a ``for`` or ``while`` statement of ``scope``."""
-    found = cache.get(id(scope))
-    if found is None or found[0] is not scope:
-        loops = [
-            (node.line, node.end_line or node.line)
-            for node, owner, _ in walk_statements(scope)
-            if isinstance(node, (ForStmt, WhileStmt)) and owner is scope
-        ]
-        found = cache[id(scope)] = (scope, loops)
-    return any(first <= expr.line <= last for first, last in found[1])
+def loops(scope: Node) -> list[tuple[int, int]]:
+    """The lines of each ``for`` and ``while`` statement of ``scope``."""
+    return [
+        (node.line, node.end_line or node.line)
+        for node, owner, _ in walk_statements(scope)
+        if isinstance(node, (ForStmt, WhileStmt)) and owner is scope
+    ]

@@ -6,7 +6,7 @@ reads the child attributes each node class declares (``__mypyc_attrs__``).
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, cast
+from typing import Callable, Dict, Iterator, List, NamedTuple, Sequence, cast
 
 from mypy.nodes import (
     AssignmentExpr,
@@ -32,8 +32,17 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Instance, Type, TypeType, get_proper_type
 
-# Var -> the expressions assigned to it in one scope (None: a value the walk cannot see).
-Assignments = Dict[Var, List[Optional[Expression]]]
+
+class Binding(NamedTuple):
+    """One assignment to a name: the target's line, and the value (None: one the walk cannot
+    see, such as a ``for`` or ``with`` target's)."""
+
+    line: int
+    value: Expression | None
+
+
+# Var -> its bindings in one scope, in no particular order.
+Assignments = Dict[Var, List[Binding]]
 
 _CHILD_ATTRS = (
     "defs", "body", "else_body", "finally_body", "handlers", "expr", "lvalues", "rvalue",
@@ -79,7 +88,7 @@ def children(node: Node, statements_only: bool = False) -> list[Node]:
 
 def _add(out: Assignments, lvalue: Expression, rvalue: Expression | None) -> None:
     if isinstance(lvalue, NameExpr) and isinstance(lvalue.node, Var):
-        out.setdefault(lvalue.node, []).append(rvalue)
+        out.setdefault(lvalue.node, []).append(Binding(lvalue.line, rvalue))
     elif isinstance(lvalue, (TupleExpr, ListExpr)):
         same = isinstance(rvalue, (TupleExpr, ListExpr)) and len(rvalue.items) == len(lvalue.items)
         for i, item in enumerate(lvalue.items):
