@@ -4,6 +4,7 @@ folders without __init__.py, and broken input."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -521,3 +522,15 @@ def test_a_module_the_mypy_plugin_could_not_check_fails_the_run(tmp_path: Path) 
     with pytest.raises(CheckerFailedError, match=r"mypy\+plugin could not check m\.py"):
         check_module.refuse_plugin_failures(CHECKERS["mypy+plugin"], [failure], tmp_path)
     check_module.refuse_plugin_failures(CHECKERS["pyright"], [failure], tmp_path)  # not mypy
+
+
+def test_relative_imports_in_a_package_init_start_from_the_package() -> None:
+    """`from .reports import run_report` in myapp/__init__.py names myapp.reports.run_report;
+    in myapp/main.py too (its package is myapp)."""
+    from typing_literalstring.callees import imported_names
+
+    tree = ast.parse("from .reports import run_report\n")
+    assert imported_names(tree, "myapp", is_package=True)["run_report"] == (
+        "myapp.reports.run_report"
+    )
+    assert imported_names(tree, "myapp.main")["run_report"] == "myapp.reports.run_report"

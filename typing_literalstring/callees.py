@@ -89,10 +89,15 @@ def _start(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
-def imported_names(tree: ast.Module, module: str | None) -> dict[str, str]:
-    """Each name a file binds by import or top-level definition -> its qualified name."""
+def imported_names(
+    tree: ast.Module, module: str | None, is_package: bool = False
+) -> dict[str, str]:
+    """Each name a file binds by import or top-level definition -> its qualified name.
+
+    ``is_package``: the file is a package's ``__init__``, whose relative imports start from
+    the package itself."""
     names: dict[str, str] = {}
-    package = module.rpartition(".")[0] if module else ""
+    package = (module or "") if is_package else (module.rpartition(".")[0] if module else "")
     for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:

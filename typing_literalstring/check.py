@@ -20,6 +20,7 @@ Shells started through argument lists are judged on an instrumented copy (see ``
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import shutil
 import tempfile
@@ -142,11 +143,10 @@ class CheckResult:
         return Counter(f.rule.family for f in self.findings)
 
 
-def _source_line(path: Path, line: int) -> str:
-    try:
-        return path.read_text(encoding="utf-8").splitlines()[line - 1].strip()
-    except (OSError, IndexError, UnicodeDecodeError):
-        return ""
+def _source_line(source: str, line: int) -> str:
+    """One line of a file's text, which every caller already holds."""
+    lines = source.splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
 def _errors(result: RunResult, files: set[str]) -> list[Diagnostic]:
@@ -159,11 +159,6 @@ _Key = Tuple[str, int, int, str]
 
 def _key(d: Diagnostic) -> _Key:
     return (d.path, d.line, d.column, d.message)
-
-
-# The checkers whose "no overload matches" says nothing of the overloads' parameter types, so
-# the callee's type is revealed (pyrefly's full message and zuban's notes name them).
-_REVEALING = frozenset({"pyright", "basedpyright", "ty"})
 
 
 def _about_literal_strings(
@@ -264,28 +259,20 @@ class _Parsed:
     tree: ast.Module
     source: str
     module: str | None
-    _names: dict[str, str] | None = None
-    _sink_calls: list[SinkCall] | None = None
-    _sites: callees.Sites | None = None
+    is_package: bool = False  # an __init__ file: its module is its own package
 
-    @property
+    @functools.cached_property
     def sites(self) -> callees.Sites:
-        if self._sites is None:
-            self._sites = callees.Sites(self.tree)
-        return self._sites
+        return callees.Sites(self.tree)
 
-    @property
+    @functools.cached_property
     def sink_calls(self) -> list[SinkCall]:
         """Found when first asked for: most files have no error at all."""
-        if self._sink_calls is None:
-            self._sink_calls = find_sink_calls(self.sites.calls, self.source)
-        return self._sink_calls
+        return find_sink_calls(self.sites.calls, self.source)
 
-    @property
+    @functools.cached_property
     def names(self) -> dict[str, str]:
-        if self._names is None:
-            self._names = callees.imported_names(self.tree, self.module)
-        return self._names
+        return callees.imported_names(self.tree, self.module, self.is_package)
 
 
 def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
@@ -294,9 +281,9 @@ def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as error:
         return Unparsable(str(path), error.lineno or 1, error.msg)
-    except (UnicodeDecodeError, ValueError) as error:
+    except ValueError as error:  # UnicodeDecodeError, a null byte
         return Unparsable(str(path), 1, str(error))
-    return _Parsed(tree, source, module_name(path, roots))
+    return _Parsed(tree, source, module_name(path, roots), path.stem == "__init__")
 
 
 def _parse_all(
@@ -313,9 +300,7 @@ def _parse_all(
     return parsed, unparsable
 
 
-def _sink_call_of(parsed: _Parsed | None, diagnostic: Diagnostic) -> SinkCall | None:
-    if parsed is None:
-        return None
+def _sink_call_of(parsed: _Parsed, diagnostic: Diagnostic) -> SinkCall | None:
     return innermost_sink_call(parsed.sink_calls, diagnostic.line, diagnostic.column)
 
 
@@ -374,7 +359,7 @@ def _stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str])
     return new
 
 
-def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic]) -> Finding:
+def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic], source: str) -> Finding:
     messages = tuple(d.message for d in diagnostics)
     return Finding(
         diagnostics[0].path,
@@ -383,30 +368,29 @@ def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic]) -> Finding:
         call.rule,
         qualified_api(call, messages),
         call.callee,
-        _source_line(Path(diagnostics[0].path), call.line),
+        _source_line(source, call.line),
         messages,
     )
 
 
-def _literal_finding(parsed: _Parsed | None, diagnostics: list[Diagnostic]) -> Finding:
+def _literal_finding(parsed: _Parsed, diagnostics: list[Diagnostic]) -> Finding:
     """An LS001 finding: the checker's own LiteralString error, with the callee named."""
     first = diagnostics[0]
     messages = tuple(d.message for d in diagnostics)
     named = callee_in(messages)
-    site = parsed.sites.at(first.line, first.column) if parsed else None
+    site = parsed.sites.at(first.line, first.column)
     callee = ""
     api = ""
     line, column = first.line, first.column
-    if site is not None and site.call is not None and parsed is not None:
+    if site.call is not None:
         callee = ast.get_source_segment(parsed.source, site.call.func) or ""
         api = callees.qualify(site.call, named, parsed.names, parsed.source)
         line, column = site.call.lineno, site.call.col_offset + 1
     elif named is not None and named.function:
         api = named.function
     if not api:
-        kind = site.kind if site is not None else "assignment"
-        function = site.function.name if site is not None and site.function else ""
-        if kind == "return" and parsed is not None and function:
+        function = site.function.name if site.function else ""
+        if site.kind == "return" and function:
             owner = f"{parsed.module}." if parsed.module else ""
             api = f"the return value of {owner}{function}"
         else:
@@ -418,11 +402,10 @@ def _literal_finding(parsed: _Parsed | None, diagnostics: list[Diagnostic]) -> F
         NON_LITERAL,
         api,
         callee,
-        _source_line(Path(first.path), line),
+        _source_line(parsed.source, line),
         messages,
         named.parameter if named is not None else "",
-        parsed is not None
-        and any(q.split(".")[0] in _PSYCOPG for q in (api, *parsed.names.values())),
+        any(q.split(".")[0] in _PSYCOPG for q in (api, *parsed.names.values())),
     )
 
 
@@ -476,7 +459,7 @@ def _argv_findings(runs: _Runs, parsed: dict[str, _Parsed], search: list[Path]) 
             SHELL_ARGV,
             "a shell started through an argument list",
             ast.get_source_segment(copied.source, call.func) or "",
-            _source_line(copied.original, call.lineno),
+            _source_line(copied.source, call.lineno),
             (diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>"),),
         )
     return [findings[key] for key in sorted(findings)]
@@ -581,7 +564,7 @@ def run_check(
             for d in tightened
             if is_no_matching_overload(d) and _key(d) not in about and _key(d) not in from_stubs
         ]
-        if unsure and checker.name in _REVEALING:
+        if unsure and checker.reveals_overload_callees:
             progress(
                 f"asking {checker.name} which of {len(unsure)} overloaded callees take "
                 "LiteralString"
@@ -658,7 +641,10 @@ def _classify(
         else:
             result.other.append(diagnostic)
     result.unresolved = list(unresolved)
-    findings = [_stub_finding(call, group) for call, group in at_stub_sink.values()]
+    findings = [
+        _stub_finding(call, group, parsed[group[0].path].source)
+        for call, group in at_stub_sink.values()
+    ]
     # A call the stubs already made a sink finding of is not reported twice.
     stub_calls = {(f.path, f.line, f.column) for f in findings}
     for group in literal.values():

@@ -224,6 +224,9 @@ class Checker(ABC):
     # Whether the checker still checks the other files when one has a syntax error (measured:
     # pyright, basedpyright, ty and zuban do; mypy stops, pyrefly reported only the parse error).
     checks_past_syntax_errors: ClassVar[bool] = False
+    # Whether its "no overload matches" says nothing of the overloads' parameter types, so that
+    # check reveals the callee's type (pyrefly's full message and zuban's notes name them).
+    reveals_overload_callees: ClassVar[bool] = False
 
     def failure(self, output: str) -> str:
         """What to tell the user when the checker stopped without checking."""
@@ -446,6 +449,7 @@ class MypyPlugin(Mypy):
 class Pyright(Checker):
     name = "pyright"
     checks_past_syntax_errors = True
+    reveals_overload_callees = True
     distribution = "pyright[nodejs]"
     bundled_typeshed = "pyright/dist/dist/typeshed-fallback"
     # Where a project keeps its pyright settings, in the order pyright itself looks.
@@ -529,6 +533,7 @@ _TY_LINE = re.compile(
 class Ty(Checker):
     name = "ty"
     checks_past_syntax_errors = True
+    reveals_overload_callees = True
     distribution = "ty"
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:

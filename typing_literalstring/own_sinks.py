@@ -31,6 +31,7 @@ from .literal_errors import (
     is_no_matching_overload,
 )
 from .stubspec import SHELL, load_specs
+from .typeshed_literals import takes_literal_string
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,7 @@ def literal_string_functions(tree: ast.AST, source: str) -> set[str]:
     return {
         node.name
         for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and any(
-            "LiteralString" in ast.dump(a.annotation)
-            for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-            if a.annotation is not None
-        )
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and takes_literal_string(node)
     }
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Sequence
 
 from .source_edits import byte_offsets, segment
@@ -158,12 +157,3 @@ def innermost_sink_call(calls: list[SinkCall], line: int, column: int) -> SinkCa
     """The sink call that contains a diagnostic's position (the innermost, if nested)."""
     containing = [c for c in calls if (c.line, c.column) <= (line, column) and line <= c.end_line]
     return max(containing, key=lambda c: (c.line, c.column), default=None)
-
-
-def parse_file(path: Path) -> tuple[ast.Module, str] | None:
-    """The file's syntax tree and text, or None when it is not valid Python."""
-    try:
-        source = path.read_text(encoding="utf-8")
-        return ast.parse(source, filename=str(path)), source
-    except (SyntaxError, UnicodeDecodeError, ValueError):
-        return None

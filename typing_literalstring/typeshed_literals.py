@@ -25,7 +25,8 @@ def _stub(stdlib: Path, module: str) -> Path | None:
     return None
 
 
-def _takes_literal_string(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def takes_literal_string(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a parameter of the definition is annotated with LiteralString."""
     arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
     return any(
         a.annotation is not None and "LiteralString" in ast.dump(a.annotation) for a in arguments
@@ -42,11 +43,11 @@ def _literal_only(stub: Path) -> frozenset[str]:
     definitions: dict[str, list[bool]] = {}
     for node in ast.walk(ast.parse(text, filename=str(stub))):
         if isinstance(node, _FunctionDef) and node.col_offset == 0:
-            definitions.setdefault(node.name, []).append(_takes_literal_string(node))
+            definitions.setdefault(node.name, []).append(takes_literal_string(node))
         elif isinstance(node, ast.ClassDef):
             for item in ast.walk(node):
                 if isinstance(item, _FunctionDef):
-                    takes = _takes_literal_string(item)
+                    takes = takes_literal_string(item)
                     definitions.setdefault(f"{node.name}.{item.name}", []).append(takes)
                     if item.name == "__init__":
                         definitions.setdefault(node.name, []).append(takes)
