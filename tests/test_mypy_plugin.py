@@ -827,3 +827,53 @@ def test_tuple_constants_of_literals_narrow_and_join(tmp_path: Path) -> None:
         '    sink(f"SELECT {column} FROM t")\n'
         '    sink("\\n".join((user, "x")))  # E\n',
     )
+
+
+def test_an_assignment_that_has_surely_run_hides_earlier_ones(tmp_path: Path) -> None:
+    """`z = user; z = "b"; sink(z)` is fine (a false error before); an assignment in a branch
+    or a loop hides nothing.  Each `# E` line is an error under pyright 1.1.414, the others not."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def flow(user: str, flag: bool, users: list[str]) -> None:\n"
+        "    z = user\n"
+        '    z = "b"\n'
+        "    sink(z)\n"
+        "    w = user\n"
+        "    if flag:\n"
+        '        w = "b"\n'
+        "        sink(w)\n"
+        "    sink(w)  # E\n"
+        '    v = "a"\n'
+        "    v += user\n"
+        "    sink(v)  # E\n"
+        "    u = user\n"
+        "    for name in users:\n"
+        "        sink(u)  # E\n"
+        '        u = "b"\n'
+        "    t = user\n"
+        "    t = (\n"
+        "        t + 'x'\n"
+        "    )\n"
+        "    sink(t)  # E\n"
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_a_join_of_a_list_sum_judges_each_operand(tmp_path: Path) -> None:
+    """mypy types `[user]` in the context of `lits +`, so the sum looked literal: a miss."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from typing_extensions import LiteralString\n"
+        "from lib import sink\n"
+        "def joins(user: str, lits: list[LiteralString]) -> None:\n"
+        '    sink(", ".join(lits + ["id"]))\n'
+        '    sink(", ".join(lits + [user]))  # E\n'
+        "    cols = lits + [user]\n"
+        '    sink(", ".join(cols))  # E\n'
+        '    names = lits + ["id"]\n'
+        '    sink(", ".join(names))\n'
+        "    for row in [lits]:\n"
+        '        sink(", ".join(row))\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)

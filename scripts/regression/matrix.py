@@ -93,6 +93,8 @@ def run_target(
             python_version=target,
             overlay=overlays[profile],
             workdir=work / f"{target}-{profile}",
+            # A case file may import a helper module beside it (`_idiom_constants.py`).
+            extra_paths=sorted({path.parent for path in batch}),
         )
         for path in batch:
             compare(outcome, path, [d for d in result.diagnostics if d.path == str(path)])

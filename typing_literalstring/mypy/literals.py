@@ -159,7 +159,7 @@ class Literalness:
     def __init__(self, lookup: TypeLookup) -> None:
         self.lookup = lookup
         self._scopes: dict[int, _Scope] = {}
-        self._in_progress: set[Var] = set()
+        self._in_progress: set[int] = set()  # ids of assigned values being judged
 
     def _scope(self, scope: Node) -> _Scope:
         found = self._scopes.get(id(scope))
@@ -239,27 +239,45 @@ class Literalness:
                     unify(declared.arg_types[formal], found, subst)
         return bool(subst) and is_literal_type(substitute(declared.ret_type, subst))
 
-    def _name(self, expr: NameExpr, var: Var, scope: Node) -> bool:
-        """An inferred local (or module-level) name: literal if every assignment is."""
+    def _reaching(self, expr: NameExpr, var: Var, scope: Node) -> list[Expression | None]:
+        """The values assigned to an inferred local (or module-level) name that may reach
+        ``expr`` (none for other names)."""
         local = expr.kind == (GDEF if isinstance(scope, MypyFile) else LDEF)
         if not local or not var.is_inferred:
-            return False
+            return []
         facts = self._scope(scope)
         bindings = facts.assignments.get(var, [])
         if not any(first <= expr.line <= last for first, last in facts.loops):
             # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
-            # further down cannot reach it (pyright's flow analysis agrees).
+            # further down cannot reach it, and `y = user; y = "a"; sink(y)`: one that has
+            # surely run hides the earlier ones (pyright's flow analysis agrees).
             bindings = [b for b in bindings if b.line <= expr.line]
-        assigned = [b.value for b in bindings]
-        if not assigned:
-            return False
-        if var in self._in_progress:
-            return True  # the greatest fixed point: `q = q + "..."` in a loop
-        self._in_progress.add(var)
-        try:
-            return all(self.is_literal(value, scope) for value in assigned)
-        finally:
-            self._in_progress.discard(var)
+            last = max((b.line for b in bindings if b.dominates(expr.line)), default=0)
+            bindings = [b for b in bindings if b.line >= last]
+        return [b.value for b in bindings]
+
+    def _name(self, expr: NameExpr, var: Var, scope: Node) -> bool:
+        """An inferred local (or module-level) name: literal if every assignment is."""
+        assigned = self._reaching(expr, var, scope)
+        return bool(assigned) and self._all_assigned(assigned, lambda v: self.is_literal(v, scope))
+
+    def _all_assigned(
+        self, assigned: list[Expression | None], judge: Callable[[Expression], bool]
+    ) -> bool:
+        """Does ``judge`` hold for every assigned value?  A value met again while it is being
+        judged (`q = q + "..."` in a loop) holds: the greatest fixed point."""
+        for value in assigned:
+            if value is None:
+                return False
+            if id(value) in self._in_progress:
+                continue
+            self._in_progress.add(id(value))
+            try:
+                if not judge(value):
+                    return False
+            finally:
+                self._in_progress.discard(id(value))
+        return True
 
     def _operation(self, expr: OpExpr, scope: Node) -> bool:
         if expr.op == "+":
@@ -305,14 +323,7 @@ class Literalness:
         needed = STR_METHODS[name]
         for arg in expr.args:
             if name == "join":
-                if isinstance(arg, (ListExpr, TupleExpr, SetExpr)):
-                    ok = all(self.is_literal(x, scope) for x in arg.items)
-                elif isinstance(arg, GeneratorExpr):
-                    ok = self.is_literal(arg.left_expr, scope)
-                else:
-                    ok = iterable_of_literals(self.lookup(arg)) or iterable_of_literals(
-                        constant_type(arg)
-                    )
+                ok = self._literal_items(arg, scope)
             elif "*" in needed:
                 ok = self.is_literal(arg, scope) or isinstance(
                     get_proper_type(self.lookup(arg)), NoneType
@@ -324,6 +335,24 @@ class Literalness:
             if not ok:
                 return False
         return True
+
+    def _literal_items(self, expr: Expression, scope: Node) -> bool:
+        """Is every item of the iterable ``expr`` a literal string (a ``join`` argument)?"""
+        if isinstance(expr, (ListExpr, TupleExpr, SetExpr)):
+            return all(self.is_literal(x, scope) for x in expr.items)
+        if isinstance(expr, GeneratorExpr):
+            return self.is_literal(expr.left_expr, scope)
+        if isinstance(expr, OpExpr) and expr.op == "+":
+            # `lits + [user]`: mypy types the display in the context of the left operand, so
+            # the sum looks like `list[LiteralString]`; judge each operand instead.
+            return self._literal_items(expr.left, scope) and self._literal_items(expr.right, scope)
+        if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
+            assigned = self._reaching(expr, expr.node, scope)
+            if assigned and None not in assigned:
+                # `cols = lits + [user]`: judge what was assigned, not the inferred type (a
+                # loop target's value is not in the tree: its type decides).
+                return self._all_assigned(assigned, lambda v: self._literal_items(v, scope))
+        return iterable_of_literals(self.lookup(expr)) or iterable_of_literals(constant_type(expr))
 
     def call_return_type(self, expr: CallExpr, scope: Node) -> Type | None:
         """The callee's return type as declared (mypy stores call results alias-expanded)."""

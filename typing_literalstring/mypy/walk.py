@@ -11,6 +11,7 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Sequence, cast
 from mypy.nodes import (
     AssignmentExpr,
     AssignmentStmt,
+    Block,
     ClassDef,
     Decorator,
     Expression,
@@ -19,6 +20,7 @@ from mypy.nodes import (
     LambdaExpr,
     ListExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     Node,
     OperatorAssignmentStmt,
@@ -39,6 +41,13 @@ class Binding(NamedTuple):
 
     line: int
     value: Expression | None
+    # The lines where this assignment has surely run, outside loops: from the end of its
+    # statement to the end of the block holding it (None: it may not run, as a walrus in a
+    # comprehension, a loop target or a ``with`` target).
+    surely_run: tuple[int, int] | None = None
+
+    def dominates(self, line: int) -> bool:
+        return self.surely_run is not None and self.surely_run[0] <= line <= self.surely_run[1]
 
 
 # Var -> its bindings in one scope, in no particular order.
@@ -86,28 +95,41 @@ def children(node: Node, statements_only: bool = False) -> list[Node]:
     return out
 
 
-def _add(out: Assignments, lvalue: Expression, rvalue: Expression | None) -> None:
+def _add(
+    out: Assignments,
+    lvalue: Expression,
+    rvalue: Expression | None,
+    surely_run: tuple[int, int] | None = None,
+) -> None:
     if isinstance(lvalue, NameExpr) and isinstance(lvalue.node, Var):
-        out.setdefault(lvalue.node, []).append(Binding(lvalue.line, rvalue))
+        out.setdefault(lvalue.node, []).append(Binding(lvalue.line, rvalue, surely_run))
     elif isinstance(lvalue, (TupleExpr, ListExpr)):
         same = isinstance(rvalue, (TupleExpr, ListExpr)) and len(rvalue.items) == len(lvalue.items)
         for i, item in enumerate(lvalue.items):
-            _add(out, item, rvalue.items[i] if same else None)  # type: ignore[union-attr]
+            _add(out, item, rvalue.items[i] if same else None, surely_run)  # type: ignore[union-attr]
+
+
+_END_OF_FILE = 1 << 30
 
 
 def scope_assignments(owner: Node) -> Assignments:
     """Every assignment to a name in one scope, not entering nested scopes."""
     out: Assignments = {}
-    stack = children(owner)
+    owner_end = _END_OF_FILE if isinstance(owner, MypyFile) else (owner.end_line or _END_OF_FILE)
+    # Each node with the last line of the block of statements around it.
+    stack = [(child, owner_end) for child in children(owner)]
     while stack:
-        node = stack.pop()
+        node, block_end = stack.pop()
         if isinstance(node, SCOPES):
             continue
+        # A statement of a block has surely run at the lines after it in that block.
+        after = (node.end_line or node.line) + 1
         if isinstance(node, AssignmentStmt):
             for lvalue in node.lvalues:
-                _add(out, lvalue, node.rvalue)
+                _add(out, lvalue, node.rvalue, (after, block_end))
         elif isinstance(node, OperatorAssignmentStmt):
-            _add(out, node.lvalue, OpExpr(node.op, node.lvalue, node.rvalue))  # x op= y
+            # x op= y
+            _add(out, node.lvalue, OpExpr(node.op, node.lvalue, node.rvalue), (after, block_end))
         elif isinstance(node, AssignmentExpr):
             _add(out, node.target, node.value)
         elif isinstance(node, ForStmt):
@@ -116,7 +138,9 @@ def scope_assignments(owner: Node) -> Assignments:
             for target in node.target:
                 if target is not None:
                     _add(out, target, None)
-        stack.extend(children(node))
+        if isinstance(node, Block):
+            block_end = node.end_line or block_end
+        stack.extend((child, block_end) for child in children(node))
     return out
 
 
