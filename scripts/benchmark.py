@@ -4,6 +4,7 @@
     python scripts/benchmark.py --detection  # only the detection table (rewrites --out whole)
     python scripts/benchmark.py --check-cost --reps 3   # only `check` against a plain run;
                                                         # replaces that section of --out
+    python scripts/benchmark.py --plugin-real-code   # only the mypy plugin on real code
     python scripts/benchmark.py --cases 3 --out /tmp/b.md   # a quick run on a few cases
 
 Detection: every case of benchmarks/corpus/ (one labelled program a file) is checked by
@@ -26,7 +27,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -38,10 +38,13 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
+from scripts.plugin_real_code import HEADING as PLUGIN_REAL_CODE_HEADING  # noqa: E402
+from scripts.plugin_real_code import fetch_sdist  # noqa: E402
+from scripts.plugin_real_code import run as plugin_real_code  # noqa: E402
 from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
 from typing_literalstring.cache import cached_overlay  # noqa: E402
 from typing_literalstring.check import run_check  # noqa: E402
-from typing_literalstring.checkers import CHECKERS, Checker, Diagnostic, enforcing  # noqa: E402
+from typing_literalstring.checkers import CHECKERS, Checker, enforcing  # noqa: E402
 from typing_literalstring.overlay import build_overlay  # noqa: E402
 from typing_literalstring.project import find_root, python_files, search_paths  # noqa: E402
 
@@ -279,34 +282,10 @@ def mistakes(runs: Sequence[ToolRun], cases: dict[str, Case]) -> list[str]:
 
 def fetch_projects(into: Path) -> dict[str, Path]:
     """Download and unpack each project's sdist; returns name -> its package folder."""
-    found: dict[str, Path] = {}
-    for requirement, package in PROJECTS.items():
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "-q",
-                "--no-deps",
-                "--no-binary",
-                ":all:",
-                "-d",
-                str(into),
-                requirement,
-            ],
-            check=True,
-        )
-        name = requirement.split("==")[0].replace("-", "_")
-        (archive,) = [p for p in into.glob("*.tar.gz") if p.name.lower().startswith(name)]
-        with tarfile.open(archive) as sdist:
-            if sys.version_info >= (3, 12):
-                sdist.extractall(into / "src", filter="data")
-            else:  # an sdist from PyPI; the extraction filter only exists from 3.12
-                sdist.extractall(into / "src")
-        (folder,) = [p for p in (into / "src").glob(f"*/{package}") if p.is_dir()]
-        found[requirement] = folder
-    return found
+    return {
+        requirement: fetch_sdist(requirement, into) / package
+        for requirement, package in PROJECTS.items()
+    }
 
 
 def _timed(action: Callable[[], object]) -> float:
@@ -501,17 +480,8 @@ def _replace_section(text: str, heading: str, section: list[str]) -> str:
     return text[:start] + body + (text[end + 1 :] if end >= 0 else "")
 
 
-def _reworded(error: Diagnostic, ours: list[Diagnostic]) -> bool:
-    """mypy's overload error that the plugin restated as a literal-string error: mypy puts it
-    on the call's first line, the plugin on the argument's."""
-    return error.message.startswith("No overload variant") and any(
-        o.path == error.path and 0 <= o.line - error.line <= 10 for o in ours
-    )
-
-
 def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
-    """mypy with our plugin against plain mypy (both with the overlay), cold and warm cache;
-    and what the plugin adds on code that is not ours: only literal-string errors."""
+    """mypy with our plugin against plain mypy (both with the overlay), cold and warm cache."""
     plain, plugin = CHECKERS["mypy"], CHECKERS["mypy+plugin"]
     overlay = cached_overlay(plain, "default", work / "cache").root
     lines = [
@@ -519,7 +489,6 @@ def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
         "| ratio (median) |",
         "|---|---|---|---|---|",
     ]
-    added: list[str] = []
     cold_all: list[float] = []
     warm_all: list[float] = []
     for requirement, folder in projects.items():
@@ -541,29 +510,6 @@ def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
                 f"| {kind} | {requirement} | {statistics.median(times['plain']):.2f} | "
                 f"{statistics.median(times['plugin']):.2f} | {statistics.median(ratios):.2f} |"
             )
-        results = {
-            label: checker.run(
-                files, python_version=PYTHON, overlay=overlay, workdir=work / "diff" / label
-            ).diagnostics
-            for label, checker in (("plain", plain), ("plugin", plugin))
-        }
-        ours = [d for d in results["plugin"] if d.code == "literal-string"]
-        rest = set(results["plugin"]) - set(ours)
-
-        # The plugin rewords mypy's "No overload variant matches" as a literal-string error
-        # when a non-literal string is the only reason: such an error moves, it is not lost.
-        lost = [d for d in set(results["plain"]) - rest if not _reworded(d, ours)]
-        reworded = len(set(results["plain"]) - rest) - len(lost)
-        gained = sorted(rest - set(results["plain"]))
-        verdict = "identical" if not lost and not gained else "DIFFERENT"
-        if reworded:
-            verdict += f" ({reworded} reworded as literal-string)"
-        added.append(f"| {requirement} | {len(results['plain'])} | {verdict} | {len(ours)} |")
-        for d in sorted(lost) + gained:
-            added.append(f"| | `{Path(d.path).name}:{d.line}` | DIFFERENT: {d.message} | |")
-        for d in ours:
-            place = f"{Path(d.path).relative_to(folder.parent)}:{d.line}"
-            added.append(f"| | `{place}` | {d.message} | |")
     lines += [
         "",
         "| mypy + our plugin | median ratio, all projects |",
@@ -571,12 +517,7 @@ def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
         f"| cold cache | {statistics.median(cold_all):.2f} |",
         f"| warm cache | {statistics.median(warm_all):.2f} |",
         "",
-        "The plugin on code that is not ours: mypy's own errors, with the plugin and without,",
-        "compared after setting the plugin's `literal-string` errors apart.",
-        "",
-        "| project | mypy's errors | the rest, with the plugin | `literal-string` errors |",
-        "|---|---|---|---|",
-        *added,
+        "What the plugin reports on real code: the section below.",
     ]
     return lines
 
@@ -589,6 +530,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--check-cost",
         action="store_true",
         help="only `check` against a plain run; replaces that section of --out",
+    )
+    parser.add_argument(
+        "--plugin-real-code",
+        action="store_true",
+        help="only the mypy plugin on real code; replaces that section of --out",
     )
     parser.add_argument("--cases", type=int, help="only the first N cases of each family")
     parser.add_argument("--tools", nargs="*", default=[*ENFORCING, "bandit", "ruff"])
@@ -607,6 +553,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         section = check_cost(fetch_projects(work / "sdists"), args.reps, work, args.checkers)
         previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         args.out.write_text(_replace_section(previous, CHECK_COST_HEADING, section), "utf-8")
+        print("\n".join(section))
+        return 0
+    if args.plugin_real_code:
+        section = plugin_real_code(Path(tempfile.mkdtemp(prefix="tls-plugin-real-code-")))
+        previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        args.out.write_text(_replace_section(previous, PLUGIN_REAL_CODE_HEADING, section), "utf-8")
         print("\n".join(section))
         return 0
     both = not args.detection and not args.cost
@@ -638,6 +590,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             lines += ["", "### Misses and false alarms of typing-literalstring", "", *missed]
     if args.cost or both:
         lines += ["", "## Cost", "", *cost(args.reps)]
+    if both and CHECKERS["mypy+plugin"].is_installed():
+        lines += ["", *plugin_real_code(Path(tempfile.mkdtemp(prefix="tls-plugin-real-code-")))]
     text = "\n".join(lines) + "\n"
     args.out.write_text(text, encoding="utf-8")
     print(text)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts import benchmark
-from typing_literalstring.checkers import CHECKERS
+from scripts import benchmark, plugin_real_code
+from typing_literalstring.checkers import CHECKERS, Diagnostic
 
 
 def test_corpus_cases_are_labelled() -> None:
@@ -56,3 +56,52 @@ def test_detection_on_three_cases(tmp_path: Path) -> None:
         tp, fn, tn, fp = (int(cell) for cell in row.split("|")[4:8])
         assert tp + fn + tn + fp == 1  # one case of each family
     assert "Corpus: `benchmarks/corpus/` (sql 1 vulnerable / 0 safe" in text
+
+
+def test_plugin_real_code_table_shows_what_changed_and_what_pyright_says(tmp_path: Path) -> None:
+    """The table cannot hide a lost mypy error or a literal-string error pyright is silent on,
+    and finds pyright's error anywhere in the call whose argument the plugin reports."""
+    package = tmp_path / "sdists" / "src" / "proj-1.0" / "proj"
+    package.mkdir(parents=True)
+    source = (
+        "import subprocess\n"
+        "\n"
+        "def f(cmd: str) -> int:\n"
+        "    return cmd\n"
+        "\n"
+        "def g(cmd: str, conn: object) -> None:\n"
+        "    subprocess.run(\n"
+        "        cmd,\n"
+        "        shell=True,\n"
+        "    )\n"
+        "\n"
+        "    conn.execute(cmd)\n"
+    )
+    (package / "db.py").write_text(source, encoding="utf-8")
+    path = str(package / "db.py")
+
+    def diagnostic(line: int, column: int, message: str, code: str) -> Diagnostic:
+        return Diagnostic(path, line, column, "error", message, code)
+
+    mypys = diagnostic(4, 12, "Incompatible return value type", "return-value")
+    overload = diagnostic(7, 5, 'No overload variant of "run" matches', "call-overload")
+    ours = [
+        diagnostic(8, 9, 'Argument 1 to "run" has incompatible type "str"', "literal-string"),
+        diagnostic(12, 18, 'Argument 1 to "execute" has incompatible type', "literal-string"),
+    ]
+    project = plugin_real_code.Project("proj==1.0", "proj==1.0", ("proj",))
+    comparison = plugin_real_code.Comparison(
+        project,
+        files=1,
+        plain=[mypys, overload],
+        plugin=ours,  # lost mypy's return-value error; the overload error moved to line 8
+        pyright=[diagnostic(9, 9, 'parameter "shell" of type "Literal[False]"', "reportCallIssue")],
+    )
+    lines = plugin_real_code.section([comparison], tmp_path)
+    assert (
+        "| proj==1.0 | 1 | 2 | DIFFERENT (1 lost, 0 gained) "
+        "(1 reworded as literal-string) | 2 | 1 |" in lines
+    )
+    assert "| `proj/db.py:4` | lost: Incompatible return value type | |" in lines
+    assert any(line.startswith("| `proj/db.py:8` |") and "Literal[False]" in line for line in lines)
+    assert any(line.startswith("| `proj/db.py:12` |") and "NOT EXPLAINED" in line for line in lines)
