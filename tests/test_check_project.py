@@ -47,6 +47,11 @@ def use(user: str, db: Db) -> None:
     declared: LiteralString = user  # assignment
     run_report("SELECT 1")
     db.query("SELECT name FROM users")
+
+
+def calls_inside(user: str, db: Db) -> None:
+    db.query(user.strip())  # a call as the argument
+    stripped: LiteralString = user.strip()  # a call assigned
 """
 MAIN = """\
 from myapp.reports import run_report
@@ -140,6 +145,12 @@ def test_the_teams_own_literal_string_helpers_are_findings(
     assert helper["callee"] == "run_report"
     assert "Keep the text literal" in helper["fix"]
     assert by_line[("myapp/reports.py", 12)]["sink"] == "the return value of myapp.reports.build"
+    # mypy puts the error at the argument, itself a call: the finding names the outer call.
+    assert by_line[("myapp/reports.py", 24)]["callee"] == "db.query"
+    assert by_line[("myapp/reports.py", 25)]["callee"] == ""
+    assert by_line[("myapp/reports.py", 25)]["sink"] == (
+        "a variable, attribute or item declared LiteralString"
+    )
     assert document["other_errors"] == 0
 
 

@@ -52,15 +52,21 @@ class Sites:
             elif isinstance(node, ast.Return) and node.value is not None:
                 self.returns.append(node.value)
 
-    def at(self, line: int, column: int) -> Site:
-        """The innermost call holding (line, column) outside its callee, else the statement kind."""
+    def at(self, line: int, column: int, callee: str | None = None) -> Site:
+        """The innermost call holding (line, column) outside its callee, else the statement kind.
+
+        ``callee`` is what the checker's message says: the called function's name, which
+        picks among nested calls (mypy puts "Argument 1 to "execute"" at the argument, which
+        may itself be a call: ``cur.execute(q())``), or "" for an error about an assignment or
+        a return, which no call starting at that place is the site of (``q = q.decode()``).
+        """
         function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
         for definition in self.functions:
             if _contains(definition, line, column) and (
                 function is None or definition.lineno >= function.lineno
             ):
                 function = definition
-        best_call: ast.Call | None = None
+        candidates: list[ast.Call] = []
         for node in self.calls:
             if not node.lineno <= line <= (node.end_lineno or node.lineno):
                 continue
@@ -72,17 +78,23 @@ class Sites:
             ]
             # Checkers place "no overload matches" at the call itself or its parentheses,
             # the rest at an argument.
-            at_call = (node.lineno, node.col_offset + 1) == (line, column) or (
+            starts_here = (node.lineno, node.col_offset + 1) == (line, column)
+            at_call = (starts_here and callee != "") or (
                 _contains(node, line, column) and not _contains(node.func, line, column)
             )
-            if (at_call or any(_contains(a, line, column) for a in arguments)) and (
-                best_call is None or (node.lineno, node.col_offset) >= _start(best_call)
-            ):
-                best_call = node
+            if at_call or any(_contains(a, line, column) for a in arguments):
+                candidates.append(node)
+        named = [c for c in candidates if callee and _called_name(c) == callee.split(".")[-1]]
+        best_call = max(named or candidates, key=_start, default=None)
         if best_call is not None:
             return Site("argument", best_call, function)
         kind = "return" if any(_contains(r, line, column) for r in self.returns) else "assignment"
         return Site(kind, None, function)
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _start(node: ast.AST) -> tuple[int, int]:

@@ -378,7 +378,7 @@ def _literal_finding(parsed: _Parsed, diagnostics: list[Diagnostic]) -> Finding:
     first = diagnostics[0]
     messages = tuple(d.message for d in diagnostics)
     named = callee_in(messages)
-    site = parsed.sites.at(first.line, first.column)
+    site = parsed.sites.at(first.line, first.column, _callee_hint(diagnostics))
     callee = ""
     api = ""
     line, column = first.line, first.column
@@ -591,9 +591,18 @@ def _sort(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.path, f.line, f.column, f.rule.id))
 
 
+def _callee_hint(diagnostics: Sequence[Diagnostic]) -> str | None:
+    """For ``Sites.at``: the function the messages name; "" when they are about an assignment
+    or a return (no function named, no "no overload matches"); None when unknown."""
+    named = callee_in(tuple(d.message for d in diagnostics))
+    if named is not None and named.function:
+        return named.function
+    return None if any(is_no_matching_overload(d) for d in diagnostics) else ""
+
+
 def _place(entry: _Parsed, diagnostic: Diagnostic) -> tuple[str, int, int]:
     """Where an error falls: the call it is about, else its own position."""
-    site = entry.sites.at(diagnostic.line, diagnostic.column)
+    site = entry.sites.at(diagnostic.line, diagnostic.column, _callee_hint([diagnostic]))
     if site.call is not None:
         return (diagnostic.path, site.call.lineno, site.call.col_offset)
     return (diagnostic.path, diagnostic.line, diagnostic.column)
