@@ -30,6 +30,8 @@ EXPECTED_CHECKS = {
     "copy_keeps_identity",
     "pickle_keeps_identity",
     "repr_names_the_form",
+    "sql_helpers_resist_injection",
+    "shell_helpers_resist_injection",
 }
 
 

@@ -17,6 +17,7 @@ SINK_FILES = [
     "check_asyncio_subprocess.py",
     "check_logging.py",
     "check_os.py",
+    "check_safe_helpers.py",
     "check_sqlite3.py",
     "check_subprocess.py",
 ]

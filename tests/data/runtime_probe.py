@@ -130,6 +130,49 @@ def repr_names_the_form():
     assert repr(LiteralString) == expected, repr(LiteralString)
 
 
+@check
+def sql_helpers_resist_injection():
+    import sqlite3
+
+    from typing_literalstring.sql import identifier, pick, placeholders
+
+    payload = 'x"; DROP TABLE victims; --'
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE victims (id INTEGER)")
+    db.execute("CREATE TABLE " + identifier(payload) + " (id INTEGER)")
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+    assert tables == {"victims", payload}, tables
+    db.executemany("INSERT INTO victims VALUES (?)", [(1,), (2,), (3,)])
+    query = "SELECT count(*) FROM victims WHERE id IN (" + placeholders(2) + ")"
+    assert db.execute(query, (1, 3)).fetchone() == (2,)
+    assert pick("id", ("id", "name")) == "id"
+    try:
+        pick(payload, ("id", "name"))
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("pick let a value outside the allow-list through")
+
+
+@check
+def shell_helpers_resist_injection():
+    import os
+    import subprocess
+    import tempfile
+
+    from typing_literalstring.shell import join, quote
+
+    if os.name != "posix":
+        return  # the helpers quote for POSIX shells only
+    payloads = ["$(touch pwned)", "; touch pwned", "'", '"', "`touch pwned`"]
+    with tempfile.TemporaryDirectory() as folder:
+        out = subprocess.check_output(
+            "printf '%s\\n' " + join(payloads) + " " + quote("a b"), shell=True, cwd=folder
+        )
+        assert out.decode().splitlines() == [*payloads, "a b"], out
+        assert os.listdir(folder) == []
+
+
 def main():
     results = {}
     for name, func in CHECKS.items():
