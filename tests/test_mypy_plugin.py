@@ -877,3 +877,31 @@ def test_a_join_of_a_list_sum_judges_each_operand(tmp_path: Path) -> None:
         '        sink(", ".join(row))\n'
     )
     _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_loop_targets_and_repeated_or_copied_sequences_of_literals(tmp_path: Path) -> None:
+    """False errors seen on our own typing_literalstring.sql: a `for` target over literals,
+    `(marker,) * n` and `tuple(lits)` (mypy solves their items to str); pyright 1.1.414 agrees
+    with each line."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from typing import Iterable\n"
+        "from typing_extensions import LiteralString\n"
+        "from lib import sink\n"
+        "def pick(value: str, allowed: Iterable[LiteralString]) -> LiteralString:\n"
+        "    for choice in tuple(allowed):\n"
+        "        if choice == value:\n"
+        "            return choice\n"
+        "    raise ValueError(value)\n"
+        "def loops(users: list[str], lits: list[LiteralString], n: int) -> None:\n"
+        "    for name in users:\n"
+        "        sink(name)  # E\n"
+        "    for lit in sorted(lits):\n"
+        "        sink(lit)\n"
+        '    sink(", ".join(("?",) * n))\n'
+        '    sink(", ".join(n * ("?",)))\n'
+        '    sink(", ".join((users[0],) * n))  # E\n'
+        '    sink(", ".join(tuple(lits)))\n'
+        '    sink(", ".join(tuple(users)))  # E\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)

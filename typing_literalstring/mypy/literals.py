@@ -14,6 +14,7 @@ from typing import Callable, Mapping
 from mypy.argmap import map_actuals_to_formals
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import (
+    ARG_POS,
     GDEF,
     LDEF,
     AssignmentExpr,
@@ -59,7 +60,7 @@ from .marker import (
     unify,
 )
 from .narrowing import Region, is_narrowed, loops, regions
-from .walk import scope_assignments, variable_of
+from .walk import Binding, scope_assignments, variable_of
 
 # PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
 # the receiver is.  Value: the parameters that must be literal too ("*": every argument);
@@ -97,6 +98,16 @@ STR_METHODS: Mapping[str, tuple[str, ...]] = {
     "format": ("*",),
 }
 TypeLookup = Callable[[Expression], "Type | None"]
+# Builtins whose result holds the items of their one argument.
+_SAME_ITEMS = frozenset(
+    f"builtins.{name}"
+    for name in ("tuple", "list", "set", "frozenset", "sorted", "reversed", "iter")
+)
+
+
+def is_int(t: Type | None) -> bool:
+    p = get_proper_type(t)
+    return isinstance(p, Instance) and p.type.fullname in ("builtins.int", "builtins.bool")
 
 
 def any_type() -> Type:
@@ -239,9 +250,9 @@ class Literalness:
                     unify(declared.arg_types[formal], found, subst)
         return bool(subst) and is_literal_type(substitute(declared.ret_type, subst))
 
-    def _reaching(self, expr: NameExpr, var: Var, scope: Node) -> list[Expression | None]:
-        """The values assigned to an inferred local (or module-level) name that may reach
-        ``expr`` (none for other names)."""
+    def _reaching(self, expr: NameExpr, var: Var, scope: Node) -> list[Binding]:
+        """The assignments to an inferred local (or module-level) name that may reach ``expr``
+        (none for other names)."""
         local = expr.kind == (GDEF if isinstance(scope, MypyFile) else LDEF)
         if not local or not var.is_inferred:
             return []
@@ -254,26 +265,32 @@ class Literalness:
             bindings = [b for b in bindings if b.line <= expr.line]
             last = max((b.line for b in bindings if b.dominates(expr.line)), default=0)
             bindings = [b for b in bindings if b.line >= last]
-        return [b.value for b in bindings]
+        return bindings
 
     def _name(self, expr: NameExpr, var: Var, scope: Node) -> bool:
-        """An inferred local (or module-level) name: literal if every assignment is."""
+        """An inferred local (or module-level) name: literal if every assignment is (a ``for``
+        target: if every item of its iterable is)."""
         assigned = self._reaching(expr, var, scope)
-        return bool(assigned) and self._all_assigned(assigned, lambda v: self.is_literal(v, scope))
+        return bool(assigned) and self._all_assigned(
+            assigned, lambda v: self.is_literal(v, scope), scope
+        )
 
     def _all_assigned(
-        self, assigned: list[Expression | None], judge: Callable[[Expression], bool]
+        self, assigned: list[Binding], judge: Callable[[Expression], bool], scope: Node
     ) -> bool:
         """Does ``judge`` hold for every assigned value?  A value met again while it is being
         judged (`q = q + "..."` in a loop) holds: the greatest fixed point."""
-        for value in assigned:
+        for binding in assigned:
+            value = binding.value if binding.value is not None else binding.iterable
             if value is None:
-                return False
+                return False  # a target the walk cannot see into (`with ... as x`, unpacking)
             if id(value) in self._in_progress:
                 continue
             self._in_progress.add(id(value))
             try:
-                if not judge(value):
+                if binding.value is not None and not judge(value):
+                    return False
+                if binding.value is None and not self._literal_items(value, scope):
                     return False
             finally:
                 self._in_progress.discard(id(value))
@@ -346,12 +363,25 @@ class Literalness:
             # `lits + [user]`: mypy types the display in the context of the left operand, so
             # the sum looks like `list[LiteralString]`; judge each operand instead.
             return self._literal_items(expr.left, scope) and self._literal_items(expr.right, scope)
+        if isinstance(expr, OpExpr) and expr.op == "*":
+            # `(marker,) * count`: the items of the sequence operand, repeated.
+            counts = is_int(self.lookup(expr.left))
+            return self._literal_items(expr.right if counts else expr.left, scope)
+        if (
+            isinstance(expr, CallExpr)
+            and isinstance(expr.callee, RefExpr)
+            and expr.callee.fullname in _SAME_ITEMS
+            and expr.arg_kinds[:1] in ([], [ARG_POS])
+        ):
+            # `tuple(lits)`, `sorted(lits)`: mypy solves the item type to str; the items are
+            # those of the argument.
+            return not expr.args or self._literal_items(expr.args[0], scope)
         if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
             assigned = self._reaching(expr, expr.node, scope)
-            if assigned and None not in assigned:
+            if assigned and all(b.value is not None for b in assigned):
                 # `cols = lits + [user]`: judge what was assigned, not the inferred type (a
-                # loop target's value is not in the tree: its type decides).
-                return self._all_assigned(assigned, lambda v: self._literal_items(v, scope))
+                # loop target's items are not in the tree: its type decides).
+                return self._all_assigned(assigned, lambda v: self._literal_items(v, scope), scope)
         return iterable_of_literals(self.lookup(expr)) or iterable_of_literals(constant_type(expr))
 
     def call_return_type(self, expr: CallExpr, scope: Node) -> Type | None:

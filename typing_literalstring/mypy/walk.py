@@ -45,6 +45,8 @@ class Binding(NamedTuple):
     # statement to the end of the block holding it (None: it may not run, as a walrus in a
     # comprehension, a loop target or a ``with`` target).
     surely_run: tuple[int, int] | None = None
+    # A ``for`` target's iterable (the target takes its items), when the target is one name.
+    iterable: Expression | None = None
 
     def dominates(self, line: int) -> bool:
         return self.surely_run is not None and self.surely_run[0] <= line <= self.surely_run[1]
@@ -133,7 +135,11 @@ def scope_assignments(owner: Node) -> Assignments:
         elif isinstance(node, AssignmentExpr):
             _add(out, node.target, node.value)
         elif isinstance(node, ForStmt):
-            _add(out, node.index, None)
+            index = node.index
+            if isinstance(index, NameExpr) and isinstance(index.node, Var):
+                out.setdefault(index.node, []).append(Binding(index.line, None, iterable=node.expr))
+            else:
+                _add(out, index, None)
         elif isinstance(node, WithStmt):
             for target in node.target:
                 if target is not None:
