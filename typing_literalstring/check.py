@@ -26,11 +26,11 @@ import shutil
 import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence, Tuple
 
-from . import argv_shell, callees, own_sinks, reveal
+from . import argv_shell, callees, own_sinks, reveal, suppressions
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import CheckerFailedError, TypingLiteralStringError
@@ -59,6 +59,8 @@ from .sinks import (
     innermost_sink_call,
     qualified_api,
 )
+from .statements import Statements
+from .suppressions import Malformed, Suppression
 from .typeshed_literals import requires_literal_string
 
 
@@ -93,6 +95,12 @@ class Finding:
     messages: tuple[str, ...]  # what the checker said
     parameter: str = ""  # the LiteralString parameter, when the checker names it
     uses_psycopg: bool = False  # the file imports psycopg: point to its safe composition
+    fingerprint: str = ""  # of its rule, sink and statement (statements.py): the baseline key
+
+    @property
+    def sink(self) -> str:
+        """What the baseline records as the sink: the callee as written, else the API."""
+        return self.callee or self.api
 
     @property
     def fix(self) -> str:
@@ -138,6 +146,16 @@ class CheckResult:
     unparsable: list[Unparsable] = field(default_factory=lambda: [])
     unchecked: list[Unchecked] = field(default_factory=lambda: [])  # refused by the checker
     rebuilt_corrupt_cache: bool = False
+    paths: list[str] = field(default_factory=lambda: [])  # the files checked
+    # Silenced by a `# typing-literalstring: ignore[...]` comment, with the comment.
+    suppressed: list[tuple[Finding, Suppression]] = field(default_factory=lambda: [])
+    unused_suppressions: list[Suppression] = field(default_factory=lambda: [])
+    malformed_suppressions: list[Malformed] = field(default_factory=lambda: [])
+    # The baseline in use (baseline.py), the findings it holds, and its entries for the checked
+    # files that matched nothing.
+    baseline: Path | None = None
+    baselined: list[Finding] = field(default_factory=lambda: [])
+    stale_baseline_entries: int = 0
 
     def by_family(self) -> Counter[str]:
         return Counter(f.rule.family for f in self.findings)
@@ -260,6 +278,7 @@ class _Parsed:
     source: str
     module: str | None
     is_package: bool = False  # an __init__ file: its module is its own package
+    path: str = ""  # absolute, as the checker's diagnostics name it
 
     @functools.cached_property
     def sites(self) -> callees.Sites:
@@ -274,6 +293,16 @@ class _Parsed:
     def names(self) -> dict[str, str]:
         return callees.imported_names(self.tree, self.module, self.is_package)
 
+    @functools.cached_property
+    def statements(self) -> Statements:
+        return Statements(self.tree, self.source)
+
+    @functools.cached_property
+    def suppressions(self) -> list[Suppression | Malformed]:
+        if "typing-literalstring" not in self.source.lower():
+            return []  # most files: no need to tokenize
+        return suppressions.read(self.path, self.statements.tokens)
+
 
 def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
     try:
@@ -283,7 +312,9 @@ def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
         return Unparsable(str(path), error.lineno or 1, error.msg)
     except ValueError as error:  # UnicodeDecodeError, a null byte
         return Unparsable(str(path), 1, str(error))
-    return _Parsed(tree, source, module_name(path, roots), path.stem == "__init__")
+    return _Parsed(
+        tree, source, module_name(path, roots), path.stem == "__init__", str(path.resolve())
+    )
 
 
 def _parse_all(
@@ -574,9 +605,41 @@ def run_check(
         progress("checking shells started through argument lists")
         argv = _argv_findings(runs, parsed, search)
         result.findings = _sort(result.findings + argv)
+        result.paths = sorted(parsed)
+        _apply_suppressions(result, parsed)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+def _apply_suppressions(result: CheckResult, parsed: dict[str, _Parsed]) -> None:
+    """Fingerprint each finding, and set apart those a suppression comment names."""
+    used: set[Suppression] = set()
+    kept: list[Finding] = []
+    for finding in result.findings:
+        entry = parsed[finding.path]
+        fingerprinted = replace(
+            finding,
+            fingerprint=entry.statements.fingerprint(finding.line, finding.rule.id, finding.sink),
+        )
+        span = entry.statements.span(finding.line)
+        matching = [
+            s
+            for s in entry.suppressions
+            if isinstance(s, Suppression) and s.line in span and finding.rule.id in s.codes
+        ]
+        if matching:
+            used.add(matching[0])
+            result.suppressed.append((fingerprinted, matching[0]))
+        else:
+            kept.append(fingerprinted)
+    result.findings = kept
+    for entry in parsed.values():
+        for comment in entry.suppressions:
+            if isinstance(comment, Malformed):
+                result.malformed_suppressions.append(comment)
+            elif comment not in used:
+                result.unused_suppressions.append(comment)
 
 
 @dataclass(frozen=True)

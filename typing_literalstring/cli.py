@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__, output
+from . import __version__, baseline, output
 from .check import UsageError, run_check
 from .checkers import CHECKERS, COMMAND_CHECKERS, get_checker
 from .configure import DEFAULT_FOLDER, init
@@ -63,15 +63,38 @@ def _check(args: argparse.Namespace) -> int:
     )
     if result.rebuilt_corrupt_cache:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
+    chosen = Path(args.baseline) if args.baseline else None
+    baseline_path = chosen or result.project / baseline.DEFAULT
+    if args.write_baseline:
+        if result.unparsable:
+            raise UsageError(
+                "not writing the baseline: some files do not parse, so their findings are "
+                "unknown; fix them first"
+            )
+        count = baseline.record(result, baseline_path)
+        print(
+            f"typing-literalstring: wrote {count} finding{'s' if count != 1 else ''} to the "
+            f"baseline {baseline_path}",
+            file=sys.stderr,
+        )
+    elif chosen is not None or baseline_path.is_file():
+        if not baseline_path.is_file():
+            raise UsageError(
+                f"no baseline at {baseline_path}: write one with `typing-literalstring check "
+                "--write-baseline`"
+            )
+        baseline.use(result, baseline_path)
+    warn_unused = args.warn_unused_suppressions
     if args.format == "json":
-        sys.stdout.write(output.as_json(result, args.show_other))
+        sys.stdout.write(output.as_json(result, args.show_other, warn_unused))
     elif args.format == "sarif":
-        sys.stdout.write(output.sarif(result))
+        sys.stdout.write(output.sarif(result, warn_unused))
     else:
-        sys.stdout.write(output.text(result, args.show_other))
+        sys.stdout.write(output.text(result, args.show_other, warn_unused))
     if result.unparsable:
         return EXIT_ERROR  # some code was not checked
-    return EXIT_FINDINGS if result.findings else EXIT_OK
+    failing = result.findings or (args.warn_unused_suppressions and result.unused_suppressions)
+    return EXIT_FINDINGS if failing else EXIT_OK
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -118,8 +141,11 @@ def parser() -> argparse.ArgumentParser:
         "in, and report each place where a non-literal string reaches a LiteralString: our SQL, "
         "shell and logging-format sinks, your own functions and libraries typed with "
         "LiteralString, with how to fix it. The checker runs with settings of our own: your "
-        "checker configuration is neither read nor changed. Exit status: 0 no findings, "
-        "1 findings, 2 usage error, tool failure or a file that does not parse, 130 interrupted.",
+        "checker configuration is neither read nor changed. Findings in the baseline "
+        "(--write-baseline) or silenced by `# typing-literalstring: ignore[LS101] reason` do not "
+        "fail the run. Exit status: 0 no findings, 1 findings (or unused suppressions with "
+        "--warn-unused-suppressions), 2 usage error, tool failure or a file that does not "
+        "parse, 130 interrupted.",
     )
     check.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: the project root)"
@@ -139,6 +165,24 @@ def parser() -> argparse.ArgumentParser:
         "Python running this command",
     )
     check.add_argument("--cache-dir", help="where built overlays are kept")
+    check.add_argument(
+        "--baseline",
+        metavar="PATH",
+        help="the baseline file: findings it records do not fail the run (default: "
+        f"{baseline.DEFAULT.as_posix()} in the project root, used when it exists)",
+    )
+    check.add_argument(
+        "--write-baseline",
+        action="store_true",
+        help="record the current findings in the baseline (entries of files not checked "
+        "this run are kept) and exit 0",
+    )
+    check.add_argument(
+        "--warn-unused-suppressions",
+        action="store_true",
+        help="report `# typing-literalstring: ignore[...]` comments that silence nothing, and "
+        "fail the run on them",
+    )
     check.set_defaults(run=_check)
 
     doctor = commands.add_parser(

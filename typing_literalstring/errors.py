@@ -17,3 +17,7 @@ class CheckerFailedError(TypingLiteralStringError):
 
 class SpecError(TypingLiteralStringError):
     """A stub specification does not match the base typeshed it is applied to."""
+
+
+class BaselineError(TypingLiteralStringError):
+    """A baseline file cannot be read or written."""

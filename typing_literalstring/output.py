@@ -86,7 +86,40 @@ def unparsable_notice(result: CheckResult) -> list[str]:
     ]
 
 
-def text(result: CheckResult, show_other: bool = False) -> str:
+def suppression_notices(result: CheckResult, warn_unused: bool) -> list[str]:
+    """``path:line: ...`` for each malformed suppression, and each unused one if asked."""
+    lines = [
+        f"{_relative(m.path, result.cwd)}:{m.line}: {m.problem}"
+        for m in result.malformed_suppressions
+    ]
+    if warn_unused:
+        lines += [
+            f"{_relative(u.path, result.cwd)}:{u.line}: unused suppression: no "
+            f"{'/'.join(u.codes)} finding in this statement"
+            for u in result.unused_suppressions
+        ]
+    return lines
+
+
+def set_aside(result: CheckResult) -> str:
+    """What the summary says of suppressed and baselined findings ("" when there are none)."""
+    parts: list[str] = []
+    if result.suppressed:
+        parts.append(f"{len(result.suppressed)} suppressed by comments")
+    if result.baseline is not None:
+        where = _relative(str(result.baseline), result.cwd)
+        parts.append(f"{len(result.baselined)} in the baseline {where}")
+        if result.stale_baseline_entries:
+            stale = result.stale_baseline_entries
+            parts.append(
+                f"{stale} baseline "
+                + ("entries no longer match" if stale != 1 else "entry no longer matches")
+                + " (fixed or changed code: --write-baseline drops it)"
+            )
+    return "; ".join(parts)
+
+
+def text(result: CheckResult, show_other: bool = False, warn_unused: bool = False) -> str:
     python = f"; Python: {result.environment.describe()}" if result.environment else ""
     lines: list[str] = [
         f"Checked {result.files} file{'s' if result.files != 1 else ''} in "
@@ -110,6 +143,7 @@ def text(result: CheckResult, show_other: bool = False) -> str:
                 f"{d.message.splitlines()[0]}"
             )
     lines.extend(f"error: {line}" for line in unparsable_notice(result))
+    lines.extend(f"warning: {line}" for line in suppression_notices(result, warn_unused))
     for notice in (unchecked_notice(result), unresolved_notice(result)):
         if notice is not None:
             lines.append(f"warning: {notice}")
@@ -119,7 +153,8 @@ def text(result: CheckResult, show_other: bool = False) -> str:
     lines.append(
         f"{count} finding{'s' if count != 1 else ''}"
         + (f" ({summary})" if summary else "")
-        + f" with {result.checker} {result.checker_version}, profile {result.profile}."
+        + f" with {result.checker} {result.checker_version}, profile {result.profile}"
+        + (f"; {set_aside(result)}." if set_aside(result) else ".")
     )
     if result.other and not show_other:
         lines.append(
@@ -142,11 +177,12 @@ def _finding_json(finding: Finding, cwd: Path) -> dict[str, Any]:
         "parameter": finding.parameter,
         "source": finding.source,
         "fix": finding.fix,
+        "fingerprint": finding.fingerprint,
         "checker_messages": list(finding.messages),
     }
 
 
-def as_json(result: CheckResult, show_other: bool = False) -> str:
+def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = False) -> str:
     document: dict[str, Any] = {
         "tool": {"name": "typing-literalstring", "version": __version__},
         "checker": {"name": result.checker, "version": result.checker_version},
@@ -158,6 +194,21 @@ def as_json(result: CheckResult, show_other: bool = False) -> str:
         },
         "files": result.files,
         "findings": [_finding_json(f, result.cwd) for f in result.findings],
+        "suppressed": [
+            {
+                **_finding_json(f, result.cwd),
+                "suppression": {"line": s.line, "rules": list(s.codes), "reason": s.reason},
+            }
+            for f, s in result.suppressed
+        ],
+        "baseline": None
+        if result.baseline is None
+        else {
+            "path": _relative(str(result.baseline), result.cwd),
+            "findings": [_finding_json(f, result.cwd) for f in result.baselined],
+            "stale_entries": result.stale_baseline_entries,
+        },
+        "suppression_problems": suppression_notices(result, warn_unused),
         "other_errors": len(result.other),
         "unresolved_imports": {
             "modules": result.unresolved,
@@ -187,7 +238,7 @@ def as_json(result: CheckResult, show_other: bool = False) -> str:
     return json.dumps(document, indent=2) + "\n"
 
 
-def sarif(result: CheckResult) -> str:
+def sarif(result: CheckResult, warn_unused: bool = False) -> str:
     rules = [
         {
             "id": rule.id,
@@ -200,6 +251,28 @@ def sarif(result: CheckResult) -> str:
         for rule in RULES
     ]
     index = {rule.id: n for n, rule in enumerate(RULES)}
+    baseline = (
+        _relative(str(result.baseline), result.project) if result.baseline is not None else ""
+    )
+    marked: list[tuple[Finding, dict[str, Any]]] = [
+        *((f, {"baselineState": "new"} if baseline else {}) for f in result.findings),
+        *(
+            (f, {"suppressions": [{"kind": "inSource", "justification": s.reason}]})
+            for f, s in result.suppressed
+        ),
+        *(
+            (
+                f,
+                {
+                    "baselineState": "unchanged",
+                    "suppressions": [
+                        {"kind": "external", "justification": f"in the baseline {baseline}"}
+                    ],
+                },
+            )
+            for f in result.baselined
+        ),
+    ]
     results = [
         {
             "ruleId": f.rule.id,
@@ -221,8 +294,11 @@ def sarif(result: CheckResult) -> str:
                     }
                 }
             ],
+            # The baseline's fingerprint: services match results across runs by it.
+            "partialFingerprints": {"typingLiteralstring/v1": f.fingerprint},
+            **extra,
         }
-        for f in result.findings
+        for f, extra in marked
     ]
     notifications: list[dict[str, Any]] = [
         {
@@ -245,6 +321,10 @@ def sarif(result: CheckResult) -> str:
     for notice in (unchecked_notice(result), unresolved_notice(result)):
         if notice is not None:
             notifications.append({"level": "warning", "message": {"text": notice}})
+    notifications += [
+        {"level": "warning", "message": {"text": notice}}
+        for notice in suppression_notices(result, warn_unused)
+    ]
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

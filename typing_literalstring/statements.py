@@ -1,0 +1,65 @@
+"""Where a finding's statement is in its file, and its text with formatting taken out.
+
+A suppression comment may sit on any line of the statement a finding falls in (formatters move
+comments to the closing parenthesis), and the baseline identifies a finding by its statement's
+tokens, so that moving the code or reformatting it keeps the match.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import tokenize
+from typing import NamedTuple
+
+# Tokens that carry no meaning of the code: formatting and comments.
+_LAYOUT = {
+    tokenize.COMMENT,
+    tokenize.NL,
+    tokenize.NEWLINE,
+    tokenize.INDENT,
+    tokenize.DEDENT,
+    tokenize.ENDMARKER,
+}
+
+
+class Span(NamedTuple):
+    first: int
+    last: int
+
+    def __contains__(self, line: object) -> bool:
+        return isinstance(line, int) and self.first <= line <= self.last
+
+
+class Statements:
+    """One file's statements and tokens, read once."""
+
+    def __init__(self, tree: ast.Module, source: str) -> None:
+        self._statements = [node for node in ast.walk(tree) if isinstance(node, ast.stmt)]
+        self.tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+
+    def span(self, line: int) -> Span:
+        """The lines of the innermost statement that holds ``line``; of a compound statement
+        (``if``, ``for``, ``with``...) only its header, never its body."""
+        best: ast.stmt | None = None
+        for node in self._statements:
+            end = node.end_lineno or node.lineno
+            if node.lineno <= line <= end and (best is None or node.lineno >= best.lineno):
+                best = node
+        if best is None:
+            return Span(line, line)
+        body: list[ast.stmt] = getattr(best, "body", [])
+        if body and body[0].lineno > best.lineno:
+            return Span(best.lineno, body[0].lineno - 1)
+        return Span(best.lineno, best.end_lineno or best.lineno)
+
+    def fingerprint(self, line: int, *parts: str) -> str:
+        """A hash of ``parts`` and the code of the statement at ``line``, without comments,
+        line breaks or indentation: it survives moved lines and reformatting around it."""
+        span = self.span(line)
+        code = " ".join(
+            t.string for t in self.tokens if t.start[0] in span and t.type not in _LAYOUT
+        )
+        digest = hashlib.sha256("\0".join((*parts, code)).encode("utf-8"))
+        return digest.hexdigest()[:20]
