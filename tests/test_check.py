@@ -130,13 +130,25 @@ def test_strict_profile_also_flags_fstring_messages_without_arguments(
 ) -> None:
     _checker("pyright")
     code = tmp_path / "log.py"
-    code.write_text('import logging\n\ndef f(user: str) -> None:\n    logging.info(f"hi {user}")\n')
-    assert _check(["--cache-dir", str(cache_dir), str(code)], capsys)[0] == EXIT_OK
+    code.write_text(
+        "import logging\n\ndef f(user: str) -> None:\n"
+        '    logging.info(f"hi {user}")\n'
+        '    logging.log(logging.INFO, f"hi {user}")\n'
+        '    logging.info(f"hi {user} %s", user)\n'
+    )
+    status, out, _ = _check(["--cache-dir", str(cache_dir), str(code)], capsys)
+    assert status == EXIT_FINDINGS
+    assert [line.split(": ")[1].split()[0] for line in out.splitlines() if ".py:" in line] == [
+        "LS301"
+    ]
     status, out, _ = _check(
         ["--profile", "strict", "--cache-dir", str(cache_dir), str(code)], capsys
     )
     assert status == EXIT_FINDINGS
-    assert ":4:5: LS301" in out
+    # Without formatting arguments the message is not formatted: a rule of its own, LS302.
+    assert ":4:5: LS302 log-message-not-literal" in out
+    assert ":5:5: LS302 log-message-not-literal" in out
+    assert ":6:5: LS301 log-format-injection" in out
 
 
 def test_mypy_runs_with_the_plugin(cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:

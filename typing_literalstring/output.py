@@ -112,9 +112,10 @@ def set_aside(result: CheckResult) -> str:
         if result.stale_baseline_entries:
             stale = result.stale_baseline_entries
             parts.append(
-                f"{stale} baseline "
-                + ("entries no longer match" if stale != 1 else "entry no longer matches")
-                + " (fixed or changed code: --write-baseline drops it)"
+                f"{stale} baseline entr"
+                + ("ies no longer match" if stale != 1 else "y no longer matches")
+                + " (fixed or changed code: --write-baseline drops "
+                + ("them)" if stale != 1 else "it)")
             )
     return "; ".join(parts)
 

@@ -59,7 +59,16 @@ LOGGING = Rule(
     "A non-literal string is used as a logging format string.",
     'Keep the message literal and pass values as logging arguments: logger.info("Got %s", value).',
 )
-RULES = (NON_LITERAL, SQL, SHELL, SHELL_ARGV, LOGGING)
+LOGGING_MESSAGE = Rule(
+    "LS302",
+    "log-message-not-literal",
+    "logging",
+    "A non-literal string is a log message without formatting arguments (strict profile).",
+    "The standard logging module does not format a message that has no arguments, so this is "
+    'not an injection there; to keep messages literal, pass values as arguments: logger.info("Got '
+    '%s", value). Adopt the default profile first and this rule later.',
+)
+RULES = (NON_LITERAL, SQL, SHELL, SHELL_ARGV, LOGGING, LOGGING_MESSAGE)
 
 # The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:
 # which class they belong to is the checker's business, and only calls the checker flagged with
@@ -144,6 +153,8 @@ def find_sink_calls(calls: Iterable[ast.Call], source: str) -> list[SinkCall]:
         if name not in SINK_NAMES:
             continue
         rule, api = SINK_NAMES[name]
+        if rule is LOGGING and not _has_format_arguments(node, name):
+            rule = LOGGING_MESSAGE  # only the strict profile asks for a literal message here
         callee = segment(data, offsets, node.func) or name
         found.append(
             SinkCall(
@@ -151,6 +162,14 @@ def find_sink_calls(calls: Iterable[ast.Call], source: str) -> list[SinkCall]:
             )
         )
     return found
+
+
+def _has_format_arguments(call: ast.Call, name: str) -> bool:
+    """Whether a logging call passes arguments to format its message with (``log`` takes the
+    level first); ``*args`` may hold some."""
+    message_at = 1 if name == "log" else 0
+    extra = call.args[message_at + 1 :]
+    return bool(extra) or any(isinstance(a, ast.Starred) for a in call.args)
 
 
 def innermost_sink_call(calls: list[SinkCall], line: int, column: int) -> SinkCall | None:
