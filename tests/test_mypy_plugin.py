@@ -905,3 +905,41 @@ def test_loop_targets_and_repeated_or_copied_sequences_of_literals(tmp_path: Pat
         '    sink(", ".join(tuple(users)))  # E\n'
     )
     _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_iterables_of_literals_where_an_iterable_of_literal_string_is_expected(
+    tmp_path: Path,
+) -> None:
+    """`pick(col, ALLOWED)` with `ALLOWED = ("a", "b")` was a false error (mypy types the
+    constant tuple[str, str] where its module uses it); list and set displays held in a name
+    stay str, as pyright 1.1.414 says: each `# E` line is an error there, the others not."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from typing import Iterable, List, Sequence\n"
+        "from typing_extensions import LiteralString\n"
+        "from lib import sink\n"
+        "def pick(value: str, allowed: Iterable[LiteralString]) -> LiteralString:\n"
+        "    raise ValueError(value)\n"
+        "def seq(allowed: Sequence[LiteralString]) -> None: ...\n"
+        "def lst(allowed: List[LiteralString]) -> None: ...\n"
+        'ALLOWED = ("name", "email")\n'
+        "def f(col: str, user: str, lits: List[LiteralString]) -> None:\n"
+        "    pick(col, ALLOWED)\n"
+        '    local = ("a", "b")\n'
+        "    pick(col, local)\n"
+        "    seq(ALLOWED)\n"
+        '    mixed = ("a", user)\n'
+        "    pick(col, mixed)  # E\n"
+        '    cols = ["a", "b"]\n'
+        "    lst(cols)  # E\n"
+        "    pick(col, cols)  # E\n"
+        "    pick(col, [user])  # E\n"
+        '    sink(", ".join(cols))  # E\n'
+        '    st = {"a", "b"}\n'
+        '    sink(", ".join(st))  # E\n'
+        '    summed = lits + ["id"]\n'
+        '    sink(", ".join(summed))\n'
+        '    rep = ("?",) * 3\n'
+        '    sink(", ".join(rep))\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)

@@ -130,6 +130,22 @@ def needs_check(tree: MypyFile) -> bool:
     return False
 
 
+# Read-only iterables: one of literal strings may stand where one of LiteralString is expected
+# (a list may not: list[str] is not list[LiteralString], as pyright says too).
+_COVARIANT_ITERABLES = frozenset(
+    (
+        "typing.Iterable",
+        "typing.Iterator",
+        "typing.Collection",
+        "typing.Sequence",
+        "typing.Reversible",
+        "typing.AbstractSet",
+        "builtins.tuple",
+        "builtins.frozenset",
+    )
+)
+
+
 class ModuleCheck:
     """Reports PEP 675 violations in one module that mypy has fully checked."""
 
@@ -399,6 +415,16 @@ class ModuleCheck:
             and len(expr.items) == len(e.items)
         ):
             return any(self.violates(t, item, scope) for t, item in zip(e.items, expr.items))
+        if (
+            isinstance(e, Instance)
+            and e.type.fullname in _COVARIANT_ITERABLES
+            and len(e.args) == 1
+            and requires_literal(e.args[0])
+            and self.literals.literal_items(expr, scope)
+        ):
+            # `pick(col, ALLOWED)` with `ALLOWED = ("a", "b")`: mypy typed the constant
+            # `tuple[str, ...]` where this module uses it; its items are literals.
+            return False
         return not compatible(self.types.get(expr), expected)
 
     # -- calls ------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from mypy.nodes import (
     FuncDef,
     GeneratorExpr,
     IndexExpr,
+    ListComprehension,
     ListExpr,
     MemberExpr,
     MypyFile,
@@ -32,6 +33,7 @@ from mypy.nodes import (
     Node,
     OpExpr,
     RefExpr,
+    SetComprehension,
     SetExpr,
     SliceExpr,
     StrExpr,
@@ -290,7 +292,7 @@ class Literalness:
             try:
                 if binding.value is not None and not judge(value):
                     return False
-                if binding.value is None and not self._literal_items(value, scope):
+                if binding.value is None and not self.literal_items(value, scope):
                     return False
             finally:
                 self._in_progress.discard(id(value))
@@ -340,7 +342,7 @@ class Literalness:
         needed = STR_METHODS[name]
         for arg in expr.args:
             if name == "join":
-                ok = self._literal_items(arg, scope)
+                ok = self.literal_items(arg, scope)
             elif "*" in needed:
                 ok = self.is_literal(arg, scope) or isinstance(
                     get_proper_type(self.lookup(arg)), NoneType
@@ -353,7 +355,7 @@ class Literalness:
                 return False
         return True
 
-    def _literal_items(self, expr: Expression, scope: Node) -> bool:
+    def literal_items(self, expr: Expression, scope: Node) -> bool:
         """Is every item of the iterable ``expr`` a literal string (a ``join`` argument)?"""
         if isinstance(expr, (ListExpr, TupleExpr, SetExpr)):
             return all(self.is_literal(x, scope) for x in expr.items)
@@ -362,11 +364,11 @@ class Literalness:
         if isinstance(expr, OpExpr) and expr.op == "+":
             # `lits + [user]`: mypy types the display in the context of the left operand, so
             # the sum looks like `list[LiteralString]`; judge each operand instead.
-            return self._literal_items(expr.left, scope) and self._literal_items(expr.right, scope)
+            return self.literal_items(expr.left, scope) and self.literal_items(expr.right, scope)
         if isinstance(expr, OpExpr) and expr.op == "*":
             # `(marker,) * count`: the items of the sequence operand, repeated.
             counts = is_int(self.lookup(expr.left))
-            return self._literal_items(expr.right if counts else expr.left, scope)
+            return self.literal_items(expr.right if counts else expr.left, scope)
         if (
             isinstance(expr, CallExpr)
             and isinstance(expr.callee, RefExpr)
@@ -375,14 +377,21 @@ class Literalness:
         ):
             # `tuple(lits)`, `sorted(lits)`: mypy solves the item type to str; the items are
             # those of the argument.
-            return not expr.args or self._literal_items(expr.args[0], scope)
+            return not expr.args or self.literal_items(expr.args[0], scope)
         if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
             assigned = self._reaching(expr, expr.node, scope)
             if assigned and all(b.value is not None for b in assigned):
                 # `cols = lits + [user]`: judge what was assigned, not the inferred type (a
                 # loop target's items are not in the tree: its type decides).
-                return self._all_assigned(assigned, lambda v: self._literal_items(v, scope), scope)
+                return self._all_assigned(assigned, lambda v: self._held_items(v, scope), scope)
         return iterable_of_literals(self.lookup(expr)) or iterable_of_literals(constant_type(expr))
+
+    def _held_items(self, value: Expression, scope: Node) -> bool:
+        """Are the items of ``value``, once assigned to a name, literal strings?  pyright widens
+        a list or set display to `list[str]` there (`cols = ["a"]`), but keeps a tuple's."""
+        if isinstance(value, (ListExpr, SetExpr, ListComprehension, SetComprehension)):
+            return False
+        return self.literal_items(value, scope)
 
     def call_return_type(self, expr: CallExpr, scope: Node) -> Type | None:
         """The callee's return type as declared (mypy stores call results alias-expanded)."""
