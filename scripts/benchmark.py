@@ -5,6 +5,7 @@
     python scripts/benchmark.py --check-cost --reps 3   # only `check` against a plain run;
                                                         # replaces that section of --out
     python scripts/benchmark.py --plugin-real-code   # only the mypy plugin on real code
+    python scripts/benchmark.py --fixes      # only how each false alarm is fixed
     python scripts/benchmark.py --cases 3 --out /tmp/b.md   # a quick run on a few cases
 
 Detection: every case of benchmarks/corpus/ (one labelled program a file) is checked by
@@ -38,6 +39,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
+from scripts.false_alarm_fixes import HEADING as FIXES_HEADING  # noqa: E402
+from scripts.false_alarm_fixes import section as false_alarm_fixes  # noqa: E402
 from scripts.plugin_real_code import HEADING as PLUGIN_REAL_CODE_HEADING  # noqa: E402
 from scripts.plugin_real_code import fetch_sdist  # noqa: E402
 from scripts.plugin_real_code import run as plugin_real_code  # noqa: E402
@@ -532,6 +535,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="only `check` against a plain run; replaces that section of --out",
     )
     parser.add_argument(
+        "--fixes",
+        action="store_true",
+        help="only how each false alarm is fixed; replaces that section of --out",
+    )
+    parser.add_argument(
         "--plugin-real-code",
         action="store_true",
         help="only the mypy plugin on real code; replaces that section of --out",
@@ -553,6 +561,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         section = check_cost(fetch_projects(work / "sdists"), args.reps, work, args.checkers)
         previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         args.out.write_text(_replace_section(previous, CHECK_COST_HEADING, section), "utf-8")
+        print("\n".join(section))
+        return 0
+    if args.fixes:
+        section = false_alarm_fixes(ENFORCING)
+        previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        args.out.write_text(_replace_section(previous, FIXES_HEADING, section), "utf-8")
         print("\n".join(section))
         return 0
     if args.plugin_real_code:
@@ -588,6 +602,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         missed = mistakes(runs, copies)
         if missed:
             lines += ["", "### Misses and false alarms of typing-literalstring", "", *missed]
+        if not args.cases:
+            lines += ["", *false_alarm_fixes([t for t in args.tools if t in ENFORCING])]
     if args.cost or both:
         lines += ["", "## Cost", "", *cost(args.reps)]
     if both and CHECKERS["mypy+plugin"].is_installed():

@@ -545,3 +545,32 @@ def test_relative_imports_in_a_package_init_start_from_the_package() -> None:
         "myapp.reports.run_report"
     )
     assert imported_names(tree, "myapp.main")["run_report"] == "myapp.reports.run_report"
+
+
+def test_the_untightened_comparison_leaves_out_what_the_checker_could_not_infer() -> None:
+    """The untightened run checks only some files, so pyright may say `Unknown | str | None`
+    where the full run said `str | None` (borgmatic 2.1.10, inside a logging call): the same
+    error, not one of our stubs."""
+    path = "/p/paths.py"
+
+    def error(column: int, message: str) -> Diagnostic:
+        return Diagnostic(path, 150, column, "error", message, "reportArgumentType")
+
+    tightened = [
+        error(66, 'Argument of type "str | None" cannot be assigned to parameter "path"'),
+        error(
+            9,
+            'Argument of type "str" cannot be assigned to parameter "msg" of type "LiteralString"',
+        ),
+    ]
+    stock = RunResult(
+        [
+            error(
+                66, 'Argument of type "Unknown | str | None" cannot be assigned to parameter "path"'
+            )
+        ],
+        1,
+        "",
+    )
+    new = check_module.stub_errors(tightened, stock, {path})
+    assert new == {(path, 150, 9, tightened[1].message)}

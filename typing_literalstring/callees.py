@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Collection
 
 from .literal_errors import Callee
+from .sinks import callee_name
 
 
 @dataclass(frozen=True)
@@ -84,17 +85,12 @@ class Sites:
             )
             if at_call or any(_contains(a, line, column) for a in arguments):
                 candidates.append(node)
-        named = [c for c in candidates if callee and _called_name(c) == callee.split(".")[-1]]
+        named = [c for c in candidates if callee and callee_name(c.func) == callee.split(".")[-1]]
         best_call = max(named or candidates, key=_start, default=None)
         if best_call is not None:
             return Site("argument", best_call, function)
         kind = "return" if any(_contains(r, line, column) for r in self.returns) else "assignment"
         return Site(kind, None, function)
-
-
-def _called_name(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _start(node: ast.AST) -> tuple[int, int]:

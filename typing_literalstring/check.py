@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence, Tuple
 
-from . import argv_shell, callees, own_sinks, reveal, suppressions
+from . import argv_shell, callees, fix_hints, own_sinks, reveal, suppressions
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import CheckerFailedError, TypingLiteralStringError
@@ -96,6 +97,7 @@ class Finding:
     parameter: str = ""  # the LiteralString parameter, when the checker names it
     uses_psycopg: bool = False  # the file imports psycopg: point to its safe composition
     fingerprint: str = ""  # of its rule, sink and statement (statements.py): the baseline key
+    hint: str = ""  # the helper or annotation that fixes this one (fix_hints.py)
 
     @property
     def sink(self) -> str:
@@ -104,7 +106,8 @@ class Finding:
 
     @property
     def fix(self) -> str:
-        return f"{self.rule.fix} {PSYCOPG_FIX}" if self.uses_psycopg else self.rule.fix
+        extra = PSYCOPG_FIX if self.uses_psycopg else self.hint
+        return f"{self.rule.fix} {extra}" if extra else self.rule.fix
 
 
 _PSYCOPG = ("psycopg", "psycopg2")
@@ -376,15 +379,25 @@ def _judge_sink_errors(
     return ours, unsure
 
 
-def _stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str]) -> set[_Key]:
+# The untightened run checks only some files, so a checker may infer less about code they
+# import: pyright says `Unknown | str | None` there where the full run said `str | None`
+# (borgmatic 2.1.10).  The same error, so the comparison leaves out what is unknown.
+_UNKNOWN = re.compile(r"\bUnknown \| | \| Unknown\b")
+
+
+def _compared(d: Diagnostic) -> _Key:
+    return (d.path, d.line, d.column, _UNKNOWN.sub("", d.message))
+
+
+def stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str]) -> set[_Key]:
     """The errors only the tightened stubs give (a multiset difference on the compared files)."""
-    remaining = Counter(_key(d) for d in _errors(stock, files))
+    remaining = Counter(_compared(d) for d in _errors(stock, files))
     new: set[_Key] = set()
     for diagnostic in tightened:
         if diagnostic.path not in files:
             continue
-        if remaining[_key(diagnostic)] > 0:
-            remaining[_key(diagnostic)] -= 1
+        if remaining[_compared(diagnostic)] > 0:
+            remaining[_compared(diagnostic)] -= 1
         else:
             new.add(_key(diagnostic))
     return new
@@ -588,7 +601,7 @@ def run_check(
             stock_overlay = cached_overlay(checker, UNTIGHTENED, cache_dir)
             result.rebuilt_corrupt_cache |= stock_overlay.rebuilt_corrupt
             stock = runs.run(at_sinks, "untightened", search, stock_overlay.root)
-            from_stubs |= _stub_errors(tightened, stock, at_sinks)
+            from_stubs |= stub_errors(tightened, stock, at_sinks)
         about = _about_literal_strings(run, tightened, from_stubs, checker.name)
         unsure = [
             d
@@ -612,8 +625,21 @@ def run_check(
     return result
 
 
+def _string_argument(entry: _Parsed, finding: Finding) -> ast.expr | None:
+    """The argument that carries the string a finding is about: the one its parameter names,
+    else the first."""
+    call = entry.sites.at(finding.line, finding.column).call
+    if call is None:
+        return None
+    for keyword in call.keywords:
+        if keyword.arg and keyword.arg == finding.parameter:
+            return keyword.value
+    return call.args[0] if call.args else None
+
+
 def _apply_suppressions(result: CheckResult, parsed: dict[str, _Parsed]) -> None:
-    """Fingerprint each finding, and set apart those a suppression comment names."""
+    """Fingerprint each finding and say which fix applies, and set apart those a suppression
+    comment names."""
     used: set[Suppression] = set()
     kept: list[Finding] = []
     for finding in result.findings:
@@ -621,6 +647,7 @@ def _apply_suppressions(result: CheckResult, parsed: dict[str, _Parsed]) -> None
         fingerprinted = replace(
             finding,
             fingerprint=entry.statements.fingerprint(finding.line, finding.rule.id, finding.sink),
+            hint=fix_hints.hint(finding.rule, _string_argument(entry, finding), entry.tree),
         )
         span = entry.statements.span(finding.line)
         matching = [
