@@ -67,3 +67,75 @@ def test_instrumenting_keeps_lines_after_docstring_and_future_imports() -> None:
     assert instrumented.original_line(7) == 6
     assert instrumented.original_line(2) == 2
     compile(instrumented.source, "x.py", "exec")
+
+
+def _in_function(body: str) -> str:
+    lines = "".join(f"    {line}\n" for line in body.strip("\n").splitlines())
+    return f"import os, subprocess\ndef f(name: str, flag: bool) -> None:\n{lines}"
+
+
+@pytest.mark.parametrize(
+    ("body", "scripts"),
+    [
+        # The issue's example: a branch per platform, the script appended after.
+        (
+            'args = []\nif os.name == "nt":\n    args += ["cmd.exe", "/c"]\nelse:\n'
+            '    args.append("sh")\n    args.append("-c")\nargs.append(f"echo {name}")\n'
+            "subprocess.run(args)",
+            ["f'echo {name}'"],
+        ),
+        ('args = ["sh", "-c"]\nargs.append(name)\nsubprocess.run(args)', ["name"]),
+        ('args = ["bash"]\nargs.extend(["-c", name])\nsubprocess.call(args)', ["name"]),
+        ('args = ["-c", name]\nargs.insert(0, "sh")\nsubprocess.run(args)', ["name"]),
+        (
+            'args = ["sh"]\nargs += ["-lc"]\nargs += [name]\nsubprocess.run(args, check=True)',
+            ["name"],
+        ),
+        ('base = ["sh", "-c"]\nargs = base + [name]\nsubprocess.run(args)', []),  # two names
+        ('args = ["sh", "-c"]\nargs = args + [name]\nsubprocess.Popen(args)', ["name"]),
+        ('subprocess.run(["sh", "-c"] + [name])', ["name"]),
+        ('args = ["sh", "-c", name]\nos.execv("/bin/sh", args)', ["name"]),
+        (
+            'args = ["sh", "-c"]\nif flag:\n    args.append("ls")\nelse:\n    args.append(name)\n'
+            "subprocess.run(args)",
+            ["name"],
+        ),
+        # The call sits in a branch: only what runs before it counts.
+        (
+            'args = ["sh", "-c"]\nif flag:\n    args.append(name)\n    subprocess.run(args)',
+            ["name"],
+        ),
+        (
+            'args = ["sh", "-c"]\nfor part in [name]:\n    args.append(part)\nsubprocess.run(args)',
+            ["part"],
+        ),
+    ],
+)
+def test_lists_built_step_by_step_are_followed(body: str, scripts: list[str]) -> None:
+    assert _scripts(_in_function(body)) == scripts
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'args = ["sh", "-c"]\nargs.append("ls -l")\nsubprocess.run(args)',  # literal script
+        'args = ["sh", "-c", \'echo "$1"\', "sh"]\nargs.append(name)\nsubprocess.run(args)',
+        'args = ["ls", "-l"]\nargs.append(name)\nsubprocess.run(args)',  # no shell
+        'args = ["sh", "-c"]\nsubprocess.run(args)\nargs.append(name)',  # appended after
+        'args = ["sh", "-c", name]\nargs = ["ls", name]\nsubprocess.run(args)',  # replaced
+        'args = ["sh", "-c", name]\nargs.pop()\nsubprocess.run(args)',  # not followed
+        "args = get_args()\nargs.append(name)\nsubprocess.run(args)",  # not followed
+        'args = ["sh", "-c", name]\nargs[2] = "ls"\nsubprocess.run(args)',  # not followed
+    ],
+)
+def test_safe_or_unknown_lists_stay_silent(body: str) -> None:
+    assert _scripts(_in_function(body)) == []
+
+
+def test_a_lambda_has_calls_but_no_statements() -> None:
+    """invoke 3.0.3 has lambdas: walking their body as statements crashed `check`."""
+    code = _in_function('run = lambda: subprocess.run(["sh", "-c", name])\nrun()')
+    assert _scripts(code) == ["name"]
+    assert _scripts("import subprocess\nf = lambda cmd: subprocess.run(['sh', '-c', cmd])\n") == [
+        "cmd"
+    ]

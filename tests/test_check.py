@@ -297,3 +297,39 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
 def test_sink_is_named_by_class_where_the_checker_says_it(message: str, expected: str) -> None:
     call = sinks.SinkCall(1, 1, 1, "cur.execute", sinks.SQL, "sqlite3 Connection/Cursor.execute")
     assert sinks.qualified_api(call, [message]) == expected
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "benchmarks" / "corpus" / "shell"
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_argument_lists_built_step_by_step(
+    name: str, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The finding is at the call and names the line that adds the script; the checker judges
+    the script (a literal one, or the value passed as a positional parameter, is silent).  The
+    programs are corpus cases: the issue's example and its safe twins."""
+    _checker("mypy+plugin" if name == "mypy" else name)
+    cases = [
+        CORPUS / "043_argv_platform_branches_append.py",
+        CORPUS / "048_argv_inline_concatenation.py",
+        CORPUS / "053_argv_positional_parameters.py",
+        CORPUS / "056_argv_platform_branches_literal.py",
+    ]
+    status, out, _ = _check(
+        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), *map(str, cases)],
+        capsys,
+    )
+    assert status == EXIT_FINDINGS
+    findings = [
+        (Path(f["path"]).name, f["line"], f["rule"], f["sink"]) for f in json.loads(out)["findings"]
+    ]
+    assert findings == [
+        (
+            cases[0].name,
+            18,
+            "LS202",
+            "a shell started through an argument list (its script is added on line 17)",
+        ),
+        (cases[1].name, 16, "LS202", "a shell started through an argument list"),
+    ]

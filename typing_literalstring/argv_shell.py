@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 
+from . import argv_lists
 from .source_edits import apply_edits, byte_offsets, wrapped
 
 PROBE_MODULE = "_typing_literalstring_probe"
@@ -97,26 +98,53 @@ def script_of(argv: list[ast.expr]) -> ast.expr | None:
     return None
 
 
-def _argv_of(call: ast.Call) -> list[ast.expr] | None:
+def _callee(call: ast.Call) -> str | None:
     func = call.func
-    name = (
-        func.attr
-        if isinstance(func, ast.Attribute)
-        else func.id
-        if isinstance(func, ast.Name)
-        else None
-    )
-    if name in _LIST_ARGUMENT:
-        index = _LIST_ARGUMENT[name]
-        argument: ast.expr | None = call.args[index] if len(call.args) > index else None
-        if argument is None and index == 0:
-            argument = next((k.value for k in call.keywords if k.arg == "args"), None)
-        if isinstance(argument, (ast.List, ast.Tuple)):
-            return list(argument.elts)
-        return None
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _argvs_of(call: ast.Call, scope: list[ast.stmt]) -> list[list[ast.expr]]:
+    """Each argument vector ``call`` may start a process with: a display, ``+`` of displays,
+    or a list built step by step under a name (argv_lists.py)."""
+    name = _callee(call)
     if name in _INLINE_ARGUMENTS:
-        return list(call.args[_INLINE_ARGUMENTS[name] :])
-    return None
+        return [list(call.args[_INLINE_ARGUMENTS[name] :])]
+    if name not in _LIST_ARGUMENT:
+        return []
+    index = _LIST_ARGUMENT[name]
+    argument: ast.expr | None = call.args[index] if len(call.args) > index else None
+    if argument is None and index == 0:
+        argument = next((k.value for k in call.keywords if k.arg == "args"), None)
+    if isinstance(argument, ast.Name):
+        return argv_lists.sequences_at(scope, argument.id, call) or []
+    if isinstance(argument, (ast.List, ast.Tuple, ast.BinOp)):
+        return argv_lists.displayed(argument) or []
+    return []
+
+
+def _scopes(tree: ast.AST) -> list[tuple[list[ast.stmt], list[ast.Call]]]:
+    """Each function body (and the module's), with the calls made in it directly."""
+    found: list[tuple[list[ast.stmt], list[ast.Call]]] = []
+    owners: list[ast.AST] = [tree]
+    while owners:
+        owner = owners.pop()
+        # A lambda's body is one expression: it has calls but no statements to follow.
+        inner: ast.AST | list[ast.stmt] = getattr(owner, "body", [])
+        body = inner if isinstance(inner, list) else []
+        calls: list[ast.Call] = []
+        stack: list[ast.AST] = list(inner) if isinstance(inner, list) else [inner]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                owners.append(node)
+                continue
+            if isinstance(node, ast.Call):
+                calls.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+        found.append((body, calls))
+    return found
 
 
 # A string literal naming a shell program: a file without one cannot start a shell through an
@@ -131,14 +159,17 @@ def find(tree: ast.AST, source: str) -> list[ShellInArgv]:
     """The calls in ``source`` (parsed as ``tree``) that start a shell through an argument list."""
     if not _SHELL_PROGRAM.search(source):
         return []
-    found: list[ShellInArgv] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            argv = _argv_of(node)
-            script = script_of(argv) if argv else None
-            if script is not None and _literal(script) is None:
-                found.append(ShellInArgv(node, script))
-    return sorted(found, key=lambda s: (s.call.lineno, s.call.col_offset))
+    found: dict[tuple[int, int], ShellInArgv] = {}
+    for scope, calls in _scopes(tree):
+        for call in calls:
+            for argv in _argvs_of(call, scope):
+                script = script_of(argv)
+                if script is not None and _literal(script) is None:
+                    found[(id(call), id(script))] = ShellInArgv(call, script)
+    return sorted(
+        found.values(),
+        key=lambda s: (s.call.lineno, s.call.col_offset, s.script.lineno, s.script.col_offset),
+    )
 
 
 @dataclass(frozen=True)
@@ -154,7 +185,8 @@ def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Inst
     """The source with each script wrapped in the probe, and the probe imported."""
     offsets = byte_offsets(source)
     data = source.encode("utf-8")
-    edits = wrapped(source, [shell.script for shell in shells], f"{PROBE_FUNCTION}(".encode())
+    scripts = list({id(shell.script): shell.script for shell in shells}.values())
+    edits = wrapped(source, scripts, f"{PROBE_FUNCTION}(".encode())
     # The import goes after the docstring and `from __future__` imports, which must come first.
     after = 0
     for index, statement in enumerate(tree.body):

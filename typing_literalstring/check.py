@@ -490,22 +490,23 @@ def _argv_findings(runs: _Runs, parsed: dict[str, _Parsed], search: list[Path]) 
         if argv_shell.PROBE_FUNCTION not in diagnostic.message:
             continue
         line = copied.instrumented.original_line(diagnostic.line)
-        call = next(
-            (s.call for s in copied.shells if s.call.lineno <= line <= (s.call.end_lineno or 0)),
-            None,
-        )
-        if call is None:
-            continue
-        findings[(str(copied.original), call.lineno)] = Finding(
-            str(copied.original),
-            call.lineno,
-            call.col_offset + 1,
-            SHELL_ARGV,
-            "a shell started through an argument list",
-            ast.get_source_segment(copied.source, call.func) or "",
-            _source_line(copied.source, call.lineno),
-            (diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>"),),
-        )
+        # The probe wraps the script, which may be added to the list lines before the call.
+        for shell in copied.shells:
+            script, call = shell.script, shell.call
+            if not script.lineno <= line <= (script.end_lineno or script.lineno):
+                continue
+            inside = call.lineno <= script.lineno <= (call.end_lineno or call.lineno)
+            findings[(str(copied.original), call.lineno)] = Finding(
+                str(copied.original),
+                call.lineno,
+                call.col_offset + 1,
+                SHELL_ARGV,
+                "a shell started through an argument list"
+                + ("" if inside else f" (its script is added on line {script.lineno})"),
+                ast.get_source_segment(copied.source, call.func) or "",
+                _source_line(copied.source, call.lineno),
+                (diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>"),),
+            )
     return [findings[key] for key in sorted(findings)]
 
 
