@@ -10,7 +10,7 @@ import pytest
 
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.cli import EXIT_FINDINGS, main
-from typing_literalstring.fix_hints import NAMES, PLACEHOLDERS, SHELL_WORDS, hint
+from typing_literalstring.fix_hints import NAMES, PLACEHOLDERS, SHELL_WORDS, declared_str, hint
 from typing_literalstring.sinks import LOGGING, SHELL, SQL, Rule
 
 MODULE = 'TABLE: str = "users"\nclass Q:\n    COLUMN: str = "name"\n'
@@ -42,7 +42,7 @@ def test_the_hint_follows_the_text_before_each_dynamic_part(
 ) -> None:
     tree = ast.parse(MODULE)
     argument = ast.parse(code, mode="eval").body
-    said = hint(rule, argument, tree)
+    said = hint(rule, argument, declared_str(tree))
     for sentence in expected:
         assert sentence in said
     if not expected:

@@ -301,6 +301,10 @@ class _Parsed:
         return Statements(self.tree, self.source)
 
     @functools.cached_property
+    def constants_declared_str(self) -> frozenset[str]:
+        return fix_hints.declared_str(self.tree)
+
+    @functools.cached_property
     def suppressions(self) -> list[Suppression | Malformed]:
         if "typing-literalstring" not in self.source.lower():
             return []  # most files: no need to tokenize
@@ -648,7 +652,9 @@ def _apply_suppressions(result: CheckResult, parsed: dict[str, _Parsed]) -> None
         fingerprinted = replace(
             finding,
             fingerprint=entry.statements.fingerprint(finding.line, finding.rule.id, finding.sink),
-            hint=fix_hints.hint(finding.rule, _string_argument(entry, finding), entry.tree),
+            hint=fix_hints.hint(
+                finding.rule, _string_argument(entry, finding), entry.constants_declared_str
+            ),
         )
         span = entry.statements.span(finding.line)
         matching = [

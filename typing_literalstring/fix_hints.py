@@ -90,23 +90,24 @@ def _dynamic(expr: ast.expr) -> list[tuple[str, ast.expr]]:
     return found
 
 
-def _declared_str(name: str, tree: ast.Module) -> bool:
-    """``NAME: str = "literal"`` at module or class level: a constant its annotation widens."""
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and callee_name(node.target) == name
-            and isinstance(node.annotation, ast.Name)
-            and node.annotation.id == "str"
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-        ):
-            return True
-    return False
+def declared_str(tree: ast.Module) -> frozenset[str]:
+    """The names declared ``NAME: str = "literal"`` (module, class or function level): constants
+    whose annotation widens them, found once per file."""
+    return frozenset(
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.AnnAssign)
+        and isinstance(node.annotation, ast.Name)
+        and node.annotation.id == "str"
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        and (name := callee_name(node.target)) is not None
+    )
 
 
-def hint(rule: Rule, argument: ast.expr | None, tree: ast.Module) -> str:
-    """The sentences to add to ``rule``'s fix for a finding whose string is ``argument``."""
+def hint(rule: Rule, argument: ast.expr | None, constants_declared_str: frozenset[str]) -> str:
+    """The sentences to add to ``rule``'s fix for a finding whose string is ``argument``
+    (``constants_declared_str``: ``declared_str`` of its file)."""
     if argument is None or rule in (LOGGING, LOGGING_MESSAGE):
         return ""
     sentences: list[str] = []
@@ -114,7 +115,7 @@ def hint(rule: Rule, argument: ast.expr | None, tree: ast.Module) -> str:
     constants: set[str] = set()
     for text, part in _dynamic(argument):
         name = callee_name(part)
-        if name is not None and _declared_str(name, tree):
+        if name is not None and name in constants_declared_str:
             constants.add(name)  # its own fix, whatever its place
         else:
             dynamic.append((text, part))

@@ -8,6 +8,7 @@ tokens, so that moving the code or reformatting it keeps the match.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import io
 import tokenize
@@ -37,7 +38,14 @@ class Statements:
 
     def __init__(self, tree: ast.Module, source: str) -> None:
         self._statements = [node for node in ast.walk(tree) if isinstance(node, ast.stmt)]
-        self.tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+        self._source = source
+        self._lines = source.splitlines(keepends=True)
+
+    @functools.cached_property
+    def tokens(self) -> list[tokenize.TokenInfo]:
+        """The whole file's tokens (only files that mention a suppression need them:
+        tokenizing is slow in Python)."""
+        return list(tokenize.generate_tokens(io.StringIO(self._source).readline))
 
     def span(self, line: int) -> Span:
         """The lines of the innermost statement that holds ``line``; of a compound statement
@@ -58,8 +66,14 @@ class Statements:
         """A hash of ``parts`` and the code of the statement at ``line``, without comments,
         line breaks or indentation: it survives moved lines and reformatting around it."""
         span = self.span(line)
-        code = " ".join(
-            t.string for t in self.tokens if t.start[0] in span and t.type not in _LAYOUT
-        )
+        fragment = "".join(self._lines[span.first - 1 : span.last])
+        try:
+            code = " ".join(
+                t.string
+                for t in tokenize.generate_tokens(io.StringIO(fragment).readline)
+                if t.type not in _LAYOUT
+            )
+        except (tokenize.TokenError, SyntaxError):  # a header cut from its body
+            code = " ".join(fragment.split())
         digest = hashlib.sha256("\0".join((*parts, code)).encode("utf-8"))
         return digest.hexdigest()[:20]
