@@ -126,6 +126,8 @@ def test_lists_built_step_by_step_are_followed(body: str, scripts: list[str]) ->
         'args = ["sh", "-c", name]\nargs.pop()\nsubprocess.run(args)',  # not followed
         "args = get_args()\nargs.append(name)\nsubprocess.run(args)",  # not followed
         'args = ["sh", "-c", name]\nargs[2] = "ls"\nsubprocess.run(args)',  # not followed
+        'args = ["sh", "-c", name]\nargs, rest = ["ls"], 1\nsubprocess.run(args)',  # unpacked
+        'args = ["sh", "-c", name]\nfor args in [["ls"]]:\n    pass\nsubprocess.run(args)',
     ],
 )
 def test_safe_or_unknown_lists_stay_silent(body: str) -> None:

@@ -90,8 +90,29 @@ def _mentions(node: ast.AST, name: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
 
 
+def _stores(nodes: list[ast.AST], name: str) -> bool:
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+        for node in nodes
+        for n in ast.walk(node)
+    )
+
+
+def _header(statement: ast.stmt) -> list[ast.AST]:
+    """The parts of a compound statement outside its blocks (a loop target, a test...)."""
+    if isinstance(statement, (ast.For, ast.AsyncFor)):
+        return [statement.target, statement.iter]
+    if isinstance(statement, (ast.If, ast.While)):
+        return [statement.test]
+    if isinstance(statement, (ast.With, ast.AsyncWith)):
+        return list(statement.items)
+    return []
+
+
 def _step(statement: ast.stmt, name: str, current: Sequences | None) -> Sequences | None:
     """The sequences after one statement that does not hold the call."""
+    if _stores(_header(statement), name):
+        raise _Lost  # `for args in ...`, `with ... as args`, `if (args := ...)`
     if isinstance(statement, ast.Assign) and any(_assigns(t, name) for t in statement.targets):
         if len(statement.targets) != 1:
             raise _Lost
@@ -152,6 +173,8 @@ def _step(statement: ast.stmt, name: str, current: Sequences | None) -> Sequence
     )
     if any(isinstance(t, ast.Subscript) and _mentions(t.value, name) for t in targets):
         raise _Lost  # args[0] = ...
+    if not _header(statement) and _stores([statement], name):
+        raise _Lost  # `args, rest = ...`, `print(args := ...)`
     return current
 
 
