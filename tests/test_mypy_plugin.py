@@ -943,3 +943,35 @@ def test_iterables_of_literals_where_an_iterable_of_literal_string_is_expected(
         '    sink(", ".join(rep))\n'
     )
     _assert_errors_on_marked_lines(tmp_path, source)
+
+
+OVERLOADED_SINK = """\
+import json
+from typing import Any, List, Literal, overload
+from typing_extensions import LiteralString
+@overload
+def run(cmd: LiteralString, shell: Literal[True]) -> int: ...
+@overload
+def run(cmd: List[str], shell: Literal[False] = ...) -> int: ...
+def run(cmd: Any, shell: bool = False) -> int:
+    return 0
+def f(x: Any, raw: str) -> None:
+    run(x, shell=True)  # E
+    run(json.loads(raw)["cmd"], shell=True)  # E
+    run("ls " + x, shell=True)  # E
+    run("ls", shell=True)
+    run(["ls", raw])
+    run(["ls", x])
+"""
+
+
+@pytest.mark.parametrize("disallow_any", [False, True])
+def test_disallow_any_covers_overloaded_sinks(tmp_path: Path, disallow_any: bool) -> None:
+    """With `disallow_any`, Any reaching an overloaded sink's LiteralString item is an error,
+    as it is at a plain one; the overload hook used to let mypy pick that item silently."""
+    main = _write(tmp_path, "main.py", OVERLOADED_SINK)
+    config = PLUGIN_CONFIG + ("\n[typing_literalstring]\ndisallow_any = true\n" * disallow_any)
+    errors = _errors(_mypy(tmp_path, [main], config=config))
+    marked = [n for n, line in enumerate(OVERLOADED_SINK.splitlines(), 1) if line.endswith("# E")]
+    assert [int(e.split(":")[1]) for e in errors] == (marked if disallow_any else [])
+    assert all("[literal-string]" in e and '"Any"' in e for e in errors)

@@ -47,6 +47,7 @@ from .marker import (
     compatible,
     is_literal_type,
     is_str,
+    is_unchecked_any,
     mark,
     requires_literal,
     without_strings,
@@ -101,7 +102,11 @@ def str_method_result(method: str, ctx: MethodContext) -> Type:
     return mark(ctx.default_return_type)
 
 
-def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> FunctionLike:
+def literal_overload_filter(
+    ctx: FunctionSigContext | MethodSigContext, disallow_any: bool = False
+) -> FunctionLike:
+    """Make an overload item that takes LiteralString unmatchable for a call whose argument
+    there is a non-literal string (or, with ``disallow_any``, a value of type Any)."""
     signature = ctx.default_signature
     if not any(requires_literal(t) for t in signature.arg_types):
         return signature
@@ -122,7 +127,7 @@ def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> Funct
     changed = False
     for formal, actuals in enumerate(ctx.args):
         if requires_literal(arg_types[formal]) and any(
-            _unfit(literals, arg_types[formal], a, scope) for a in actuals
+            _unfit(literals, arg_types[formal], a, scope, disallow_any) for a in actuals
         ):
             arg_types[formal] = UninhabitedType()
             changed = True
@@ -132,7 +137,9 @@ def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> Funct
         for actual in actuals:
             _infer_quietly(checker, actual)
     if not any(
-        _fits(literals, item, call, scope) for item in overloaded.items if item != signature
+        _fits(literals, item, call, scope, disallow_any)
+        for item in overloaded.items
+        if item != signature
     ):
         # Made unmatchable, it would leave no item: mypy would say "No overload variant" and
         # type the call Any (a `no-any-return` error mypy alone does not give).  Kept, mypy
@@ -146,7 +153,9 @@ def literal_overload_filter(ctx: FunctionSigContext | MethodSigContext) -> Funct
 KEPT_ITEMS: dict[int, CallExpr] = {}
 
 
-def _fits(literals: Literalness, item: CallableType, call: CallExpr, scope: Node) -> bool:
+def _fits(
+    literals: Literalness, item: CallableType, call: CallExpr, scope: Node, disallow_any: bool
+) -> bool:
     """Would ``item`` take the call, a non-literal string refused where it wants one?"""
     formals = map_actuals_to_formals(
         call.arg_kinds,
@@ -167,7 +176,7 @@ def _fits(literals: Literalness, item: CallableType, call: CallExpr, scope: Node
                 return False
             if not accepts(expected, literals.known_type(arg)):
                 return False
-            if requires_literal(expected) and _unfit(literals, expected, arg, scope):
+            if requires_literal(expected) and _unfit(literals, expected, arg, scope, disallow_any):
                 return False
     return True
 
@@ -185,8 +194,12 @@ def _infer_quietly(checker: TypeChecker, arg: Expression) -> None:
             checker.expr_checker.accept(arg)
 
 
-def _unfit(literals: Literalness, formal: Type, arg: Expression, scope: Node) -> bool:
+def _unfit(
+    literals: Literalness, formal: Type, arg: Expression, scope: Node, disallow_any: bool
+) -> bool:
     """Does ``arg`` break the LiteralString requirement of an overload item's parameter?"""
+    if disallow_any and is_unchecked_any(literals.known_type(arg)):
+        return True  # `subprocess.run(json.loads(raw)["cmd"], shell=True)`
     if literals.is_literal(arg, scope):
         return False
     if isinstance(arg, (ListExpr, TupleExpr, SetExpr)):  # e.g. `LiteralString | Sequence[...]`

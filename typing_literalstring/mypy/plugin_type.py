@@ -180,7 +180,7 @@ class LiteralStringPlugin(Plugin):
             if not isinstance(signature, CallableType):
                 return signature if isinstance(signature, FunctionLike) else ctx.default_signature
             ctx = ctx._replace(default_signature=signature)
-        return literal_overload_filter(ctx)
+        return literal_overload_filter(ctx, self.settings.disallow_any)
 
     def _has_literal_overloads(self, fullname: str, method: bool) -> bool:
         """Is ``fullname`` overloaded, with an item that takes LiteralString?"""
