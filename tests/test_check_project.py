@@ -513,6 +513,12 @@ def test_which_messages_say_a_literal_string_was_refused(message: str, about: bo
             'Library stubs not installed for "binaryornot"',
             "binaryornot",
         ),
+        (  # mypy, datasette 0.65.5: installed without py.typed
+            "import-untyped",
+            'Skipping analyzing "asgi_csrf": module is installed, but missing library stubs '
+            "or py.typed marker",
+            "asgi_csrf",
+        ),
     ],
 )
 def test_unresolved_imports_are_named_by_their_module(code: str, message: str, module: str) -> None:

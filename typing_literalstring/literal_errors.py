@@ -51,7 +51,7 @@ _UNRESOLVED_CODES = frozenset(
 )
 _UNRESOLVED_MODULE = re.compile(
     r"(?:Import|module|module named|imported module|Could not find import of"
-    r"|Library stubs not installed for) "
+    r"|Library stubs not installed for|Skipping analyzing) "
     r"[\"`'](?P<module>[\w.]+)[\"`']"
 )
 
