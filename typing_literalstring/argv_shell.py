@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 
 from . import argv_lists
+from .sinks import callee_name
 from .source_edits import apply_edits, byte_offsets, wrapped
 
 PROBE_MODULE = "_typing_literalstring_probe"
@@ -98,17 +99,10 @@ def script_of(argv: list[ast.expr]) -> ast.expr | None:
     return None
 
 
-def _callee(call: ast.Call) -> str | None:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else None
-
-
 def _argvs_of(call: ast.Call, scope: list[ast.stmt]) -> list[list[ast.expr]]:
     """Each argument vector ``call`` may start a process with: a display, ``+`` of displays,
     or a list built step by step under a name (argv_lists.py)."""
-    name = _callee(call)
+    name = callee_name(call.func)
     if name in _INLINE_ARGUMENTS:
         return [list(call.args[_INLINE_ARGUMENTS[name] :])]
     if name not in _LIST_ARGUMENT:

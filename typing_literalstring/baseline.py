@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .errors import BaselineError
+from .project import root_relative
 
 if TYPE_CHECKING:
     from .check import CheckResult, Finding
@@ -40,13 +41,6 @@ class Recorded:
 
     entry: Entry
     line: int
-
-
-def entry_path(path: str, root: Path) -> str:
-    try:
-        return Path(path).resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return Path(path).resolve().as_posix()  # outside the root: the full path
 
 
 def load(path: Path) -> list[Entry]:
@@ -128,14 +122,14 @@ def write(
 def _recorded(result: CheckResult, findings: Sequence[Finding]) -> list[Recorded]:
     return [
         Recorded(
-            Entry(entry_path(f.path, result.project), f.rule.id, f.sink, f.fingerprint), f.line
+            Entry(root_relative(f.path, result.project), f.rule.id, f.sink, f.fingerprint), f.line
         )
         for f in findings
     ]
 
 
 def _checked(result: CheckResult) -> set[str]:
-    return {entry_path(p, result.project) for p in result.paths}
+    return {root_relative(p, result.project) for p in result.paths}
 
 
 def use(result: CheckResult, path: Path) -> None:

@@ -624,7 +624,7 @@ def run_check(
         argv = _argv_findings(runs, parsed, search)
         result.findings = _sort(result.findings + argv)
         result.paths = sorted(parsed)
-        _apply_suppressions(result, parsed)
+        _finish_findings(result, parsed)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
@@ -642,7 +642,7 @@ def _string_argument(entry: _Parsed, finding: Finding) -> ast.expr | None:
     return call.args[0] if call.args else None
 
 
-def _apply_suppressions(result: CheckResult, parsed: dict[str, _Parsed]) -> None:
+def _finish_findings(result: CheckResult, parsed: dict[str, _Parsed]) -> None:
     """Fingerprint each finding and say which fix applies, and set apart those a suppression
     comment names."""
     used: set[Suppression] = set()

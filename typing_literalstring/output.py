@@ -9,6 +9,7 @@ from typing import Any
 
 from . import __version__
 from .check import CheckResult, Finding
+from .project import root_relative
 from .sinks import NON_LITERAL, RULES
 
 FORMATS = ("text", "json", "sarif")
@@ -22,13 +23,6 @@ def _relative(path: str, base: Path) -> str:
     try:
         return Path(os.path.relpath(path, base)).as_posix()
     except ValueError:  # another drive on Windows
-        return Path(path).as_posix()
-
-
-def _root_relative(path: str, root: Path) -> str:
-    try:
-        return Path(path).relative_to(root).as_posix()
-    except ValueError:
         return Path(path).as_posix()
 
 
@@ -148,6 +142,7 @@ def text(result: CheckResult, show_other: bool = False, warn_unused: bool = Fals
     for notice in (unchecked_notice(result), unresolved_notice(result)):
         if notice is not None:
             lines.append(f"warning: {notice}")
+    aside = set_aside(result)
     families = result.by_family()
     summary = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
     count = len(result.findings)
@@ -155,7 +150,7 @@ def text(result: CheckResult, show_other: bool = False, warn_unused: bool = Fals
         f"{count} finding{'s' if count != 1 else ''}"
         + (f" ({summary})" if summary else "")
         + f" with {result.checker} {result.checker_version}, profile {result.profile}"
-        + (f"; {set_aside(result)}." if set_aside(result) else ".")
+        + (f"; {aside}." if aside else ".")
     )
     if result.other and not show_other:
         lines.append(
@@ -284,7 +279,7 @@ def sarif(result: CheckResult, warn_unused: bool = False) -> str:
                 {
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": _root_relative(f.path, result.project),
+                            "uri": root_relative(f.path, result.project),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {
@@ -309,7 +304,7 @@ def sarif(result: CheckResult, warn_unused: bool = False) -> str:
                 {
                     "physicalLocation": {
                         "artifactLocation": {
-                            "uri": _root_relative(u.path, result.project),
+                            "uri": root_relative(u.path, result.project),
                             "uriBaseId": "%SRCROOT%",
                         },
                         "region": {"startLine": u.line},

@@ -151,3 +151,12 @@ def module_name(path: Path, roots: Sequence[Path]) -> str | None:
             parts.pop()
         return ".".join(parts) if parts else None
     return None
+
+
+def root_relative(path: str, root: Path) -> str:
+    """``path`` relative to the project root with forward slashes (the full path when it is
+    outside): how the baseline records a file and SARIF names it."""
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return Path(path).resolve().as_posix()
