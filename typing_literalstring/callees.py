@@ -26,7 +26,7 @@ class Site:
     function: ast.FunctionDef | ast.AsyncFunctionDef | None  # the enclosing function
 
 
-def _contains(node: ast.AST, line: int, column: int) -> bool:
+def contains(node: ast.AST, line: int, column: int) -> bool:
     start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0) + 1)
     end_line = getattr(node, "end_lineno", None) or start[0]
     # end_col_offset is exclusive and 0-based: the last character's 1-based column.
@@ -63,7 +63,7 @@ class Sites:
         """
         function: ast.FunctionDef | ast.AsyncFunctionDef | None = None
         for definition in self.functions:
-            if _contains(definition, line, column) and (
+            if contains(definition, line, column) and (
                 function is None or definition.lineno >= function.lineno
             ):
                 function = definition
@@ -81,15 +81,15 @@ class Sites:
             # the rest at an argument.
             starts_here = (node.lineno, node.col_offset + 1) == (line, column)
             at_call = (starts_here and callee != "") or (
-                _contains(node, line, column) and not _contains(node.func, line, column)
+                contains(node, line, column) and not contains(node.func, line, column)
             )
-            if at_call or any(_contains(a, line, column) for a in arguments):
+            if at_call or any(contains(a, line, column) for a in arguments):
                 candidates.append(node)
         named = [c for c in candidates if callee and callee_name(c.func) == callee.split(".")[-1]]
         best_call = max(named or candidates, key=_start, default=None)
         if best_call is not None:
             return Site("argument", best_call, function)
-        kind = "return" if any(_contains(r, line, column) for r in self.returns) else "assignment"
+        kind = "return" if any(contains(r, line, column) for r in self.returns) else "assignment"
         return Site(kind, None, function)
 
 

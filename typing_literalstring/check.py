@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence, Tuple
 
-from . import argv_shell, callees, fix_hints, own_sinks, reveal, suppressions
+from . import argv_shell, callees, fix_hints, own_sinks, reveal, suppressions, unverified
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import CheckerFailedError, TypingLiteralStringError
@@ -54,6 +54,7 @@ from .project import (
 from .sinks import (
     NON_LITERAL,
     SHELL_ARGV,
+    UNVERIFIED,
     Rule,
     SinkCall,
     find_sink_calls,
@@ -258,10 +259,10 @@ def _revealed(
     mirror = runs.workdir / "mirror"
     copies = reveal.build_mirror(
         root,
-        [
-            reveal.RevealRequest(Path(p), parsed[p].source, list(c.values()))
+        {
+            Path(p): reveal.wrap_callees(parsed[p].source, list(c.values()))
             for p, c in calls.items()
-        ],
+        },
         mirror,
     )
     result = runs.run(copies, "reveal-run", search_paths(mirror), None)
@@ -514,6 +515,151 @@ def _argv_findings(runs: _Runs, parsed: dict[str, _Parsed], search: list[Path]) 
     return [findings[key] for key in sorted(findings)]
 
 
+def _unverified_findings(
+    runs: _Runs,
+    parsed: dict[str, _Parsed],
+    root: Path,
+    tightened: list[Diagnostic],
+    overlay: Path,
+) -> list[Finding]:
+    """``--report-any``: the parts of type Any that reach a LiteralString (see ``unverified``)."""
+    analysed: dict[str, unverified.Instrumented] = {}
+    for name, entry in sorted(parsed.items()):
+        if _inside(Path(name), root):
+            found = unverified.analyse(entry.source, entry.tree)
+            if found.nodes:
+                analysed[name] = found
+    if not analysed:
+        return []
+    # 1. Reveal every part, and what tells where an Any comes from.
+    mirror = runs.workdir / "any-reveal"
+    texts = {Path(name): unverified.reveal_copy(found) for name, found in analysed.items()}
+    copies = reveal.build_mirror(root, texts, mirror)
+    result = runs.run(copies, "any-reveal-run", search_paths(mirror), overlay)
+    notes: dict[str, list[str]] = {}
+    for d in result.diagnostics:
+        if d.path in copies and d.severity != "error":
+            notes.setdefault(str(copies[d.path]), []).append(d.message)
+    substituted: dict[str, unverified.Substituted] = {}
+    for name, found in analysed.items():
+        found.types = unverified.revealed_types(notes.get(name, []))
+        copy = unverified.substitute_copy(found)
+        if copy.parts:
+            substituted[name] = copy
+    if not substituted:
+        return []
+    # 2. Make each Any part plain str: a call refused only now takes it as LiteralString.
+    mirror = runs.workdir / "any-substitute"
+    texts = {Path(name): copy.source for name, copy in substituted.items()}
+    copies = reveal.build_mirror(root, texts, mirror)
+    result = runs.run(copies, "any-substitute-run", search_paths(mirror), overlay)
+    refused_before = _refused_calls(tightened, parsed, runs.checker.name)
+    # (file, id(original call)) -> the errors, and the arguments they point at (None: all).
+    refused_now: dict[tuple[str, int], tuple[list[Diagnostic], set[int] | None]] = {}
+    placed: dict[str, _SubstitutedCalls] = {}
+    for d in result.diagnostics:
+        if d.path not in copies or d.severity != "error":
+            continue
+        name = str(copies[d.path])
+        if name not in placed:
+            placed[name] = _SubstitutedCalls(substituted[name], parsed[name].tree)
+        call, argument = placed[name].at(d)
+        if call is None or id(call) in refused_before.get(name, set()):
+            continue
+        at_sink = any(
+            (c.line, c.column) == (call.lineno, call.col_offset + 1)
+            for c in parsed[name].sink_calls
+        )
+        if is_about_literal_string(d, runs.checker.name) or (
+            at_sink and is_no_matching_overload(d)
+        ):
+            errors, arguments = refused_now.setdefault((name, id(call)), ([], set()))
+            errors.append(d)
+            if arguments is not None:
+                refused_now[(name, id(call))] = (
+                    errors,
+                    None if argument is None else {*arguments, argument},
+                )
+    findings: list[Finding] = []
+    for name, copy in substituted.items():
+        entry, found = parsed[name], analysed[name]
+        for call in unverified.all_calls(entry.tree):
+            if (name, id(call)) not in refused_now:
+                continue
+            errors, arguments = refused_now[(name, id(call))]
+            given = [*call.args, *(k.value for k in call.keywords)]
+            inside = {
+                id(n)
+                for index, a in enumerate(given)
+                if arguments is None or index in arguments
+                for n in ast.walk(a)
+            }
+            parts = [p for p in copy.parts if id(p) in inside]
+            findings.append(_unverified_finding(entry, call, found.explain(parts), errors))
+    return findings
+
+
+class _SubstitutedCalls:
+    """Where an error in a substituted copy falls: the original's call, and which argument."""
+
+    def __init__(self, copy: unverified.Substituted, original: ast.Module) -> None:
+        tree = ast.parse(copy.source)
+        self.sites = callees.Sites(tree)
+        self.sites.calls = [
+            c for c in self.sites.calls if (c.lineno, c.col_offset) not in copy.probes
+        ]
+        in_copy = unverified.original_calls(tree, copy.probes)
+        self.original = dict(zip(map(id, in_copy), unverified.all_calls(original)))
+
+    def at(self, d: Diagnostic) -> tuple[ast.Call | None, int | None]:
+        site = self.sites.at(d.line, d.column, _callee_hint([d])).call
+        if site is None:
+            return None, None
+        given = [*site.args, *(k.value for k in site.keywords)]
+        argument = next(
+            (i for i, a in enumerate(given) if callees.contains(a, d.line, d.column)), None
+        )
+        return self.original.get(id(site)), argument
+
+
+def _unverified_finding(
+    entry: _Parsed, call: ast.Call, explained: str, errors: list[Diagnostic]
+) -> Finding:
+    sink = next(
+        (c for c in entry.sink_calls if (c.line, c.column) == (call.lineno, call.col_offset + 1)),
+        None,
+    )
+    messages = tuple(d.message for d in errors)
+    api = (
+        sink.api
+        if sink is not None
+        else callees.qualify(call, callee_in(messages), entry.names, entry.source)
+    )
+    return Finding(
+        entry.path,
+        call.lineno,
+        call.col_offset + 1,
+        UNVERIFIED,
+        api,
+        ast.get_source_segment(entry.source, call.func) or "",
+        _source_line(entry.source, call.lineno),
+        (explained, *messages),
+    )
+
+
+def _refused_calls(
+    errors: list[Diagnostic], parsed: dict[str, _Parsed], checker: str
+) -> dict[str, set[int]]:
+    """The calls that the tightened run already refused a string at, by file: id(call)."""
+    out: dict[str, set[int]] = {}
+    for d in errors:
+        if is_about_literal_string(d, checker) or is_no_matching_overload(d):
+            call = parsed[d.path].sites.at(d.line, d.column, _callee_hint([d])).call
+            if call is not None:
+                out.setdefault(d.path, set()).add(id(call))
+    return out
+
+
 def _check_arguments(
     checker: Checker, paths: Sequence[Path], python_version: str | None
 ) -> Checker:
@@ -550,6 +696,7 @@ def run_check(
     python: str | None = None,
     cwd: Path | None = None,
     progress: Progress = _silent,
+    report_any: bool = False,
 ) -> CheckResult:
     """Check ``paths`` (none: the project root) with ``checker`` and our tightened stubs.
 
@@ -623,6 +770,10 @@ def run_check(
         progress("checking shells started through argument lists")
         argv = _argv_findings(runs, parsed, search)
         result.findings = _sort(result.findings + argv)
+        if report_any:
+            progress(f"asking {checker.name} which values of type Any reach a LiteralString")
+            unverified_ = _unverified_findings(runs, parsed, root, tightened, overlay.root)
+            result.findings = _sort(result.findings + unverified_)
         result.paths = sorted(parsed)
         _finish_findings(result, parsed)
     finally:

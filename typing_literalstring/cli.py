@@ -60,6 +60,7 @@ def _check(args: argparse.Namespace) -> int:
         cache_dir=Path(args.cache_dir) if args.cache_dir else None,
         python=args.python,
         progress=_progress,
+        report_any=args.report_any,
     )
     if result.rebuilt_corrupt_cache:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
@@ -182,6 +183,12 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="report `# typing-literalstring: ignore[...]` comments that silence nothing, and "
         "fail the run on them",
+    )
+    check.add_argument(
+        "--report-any",
+        action="store_true",
+        help="also report values of type Any (json.loads(...), an untyped library) that reach a "
+        "LiteralString, which checkers let through (rule LS901; two more checker runs)",
     )
     check.set_defaults(run=_check)
 

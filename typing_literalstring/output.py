@@ -10,7 +10,7 @@ from typing import Any
 from . import __version__
 from .check import CheckResult, Finding
 from .project import root_relative
-from .sinks import NON_LITERAL, RULES
+from .sinks import NON_LITERAL, RULES, UNVERIFIED
 
 FORMATS = ("text", "json", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -130,6 +130,8 @@ def text(result: CheckResult, show_other: bool = False, warn_unused: bool = Fals
         lines.append(f"    {finding.source}")
         if finding.rule is NON_LITERAL:
             lines.append(f"    {result.checker}: {finding.messages[0].splitlines()[0]}")
+        elif finding.rule is UNVERIFIED:
+            lines.append(f"    unverified: {finding.messages[0]}")
         lines.append(f"    fix: {finding.fix}")
     if show_other:
         for d in result.other:

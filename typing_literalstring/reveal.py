@@ -16,18 +16,10 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from .source_edits import apply_edits, wrapped
-
-
-@dataclass(frozen=True)
-class RevealRequest:
-    path: Path  # the original file, inside the root
-    source: str
-    calls: Sequence[ast.Call]
 
 
 def wrap_callees(source: str, calls: Sequence[ast.Call]) -> str:
@@ -36,16 +28,17 @@ def wrap_callees(source: str, calls: Sequence[ast.Call]) -> str:
     return apply_edits(source, edits)
 
 
-def build_mirror(root: Path, requests: Sequence[RevealRequest], into: Path) -> dict[str, Path]:
-    """Write the wrapped copies into a mirror of ``root``; copy path -> original path."""
+def build_mirror(root: Path, texts: Mapping[Path, str], into: Path) -> dict[str, Path]:
+    """Write ``texts`` (original path -> the copy's text) into a mirror of ``root``; copy path ->
+    original path."""
     copies: dict[str, Path] = {}
     real_dirs: set[Path] = {into}
-    for request in requests:
-        relative = request.path.relative_to(root)
+    for path, text in texts.items():
+        relative = path.relative_to(root)
         copy = into / relative
         copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_text(wrap_callees(request.source, request.calls), encoding="utf-8")
-        copies[str(copy.resolve())] = request.path
+        copy.write_text(text, encoding="utf-8")
+        copies[str(copy.resolve())] = path
         real_dirs.update(into / parent for parent in relative.parents)
     for folder in real_dirs:
         original = root / folder.relative_to(into)

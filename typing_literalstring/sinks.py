@@ -68,7 +68,17 @@ LOGGING_MESSAGE = Rule(
     'not an injection there; to keep messages literal, pass values as arguments: logger.info("Got '
     '%s", value). Adopt the default profile first and this rule later.',
 )
-RULES = (NON_LITERAL, SQL, SHELL, SHELL_ARGV, LOGGING, LOGGING_MESSAGE)
+UNVERIFIED = Rule(
+    "LS901",
+    "unverified-any",
+    "Any",
+    "A value of type Any reaches a LiteralString, and the checker lets it through unverified.",
+    "Give the value a type where it enters the program (annotate the variable, the function's "
+    "return or the JSON shape as str or a TypedDict): the checker then judges it, and the "
+    "sink's own rule says how to fix it.  A value that must be one of a few names can be chosen "
+    "from literals: typing_literalstring.sql.pick(value, ('a', 'b')).",
+)
+RULES = (NON_LITERAL, SQL, SHELL, SHELL_ARGV, LOGGING, LOGGING_MESSAGE, UNVERIFIED)
 
 # The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:
 # which class they belong to is the checker's business, and only calls the checker flagged with
