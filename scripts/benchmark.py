@@ -131,10 +131,20 @@ def _copy_cases(cases: Sequence[Case], into: Path) -> dict[str, Case]:
     return copies
 
 
-def run_ours(checker: Checker, folder: Path, cache_dir: Path) -> ToolRun:
+def run_ours(
+    checker: Checker, folder: Path, cache_dir: Path, *, report_any: bool = False
+) -> ToolRun:
     started = time.perf_counter()
-    result = run_check(checker, [folder], python_version=PYTHON, cache_dir=cache_dir, cwd=folder)
-    run = ToolRun(f"typing-literalstring + {checker.name}", checker.version(), 0.0)
+    result = run_check(
+        checker,
+        [folder],
+        python_version=PYTHON,
+        cache_dir=cache_dir,
+        cwd=folder,
+        report_any=report_any,
+    )
+    label = f"typing-literalstring + {checker.name}" + (" --report-any" if report_any else "")
+    run = ToolRun(label, checker.version(), 0.0)
     run.seconds = time.perf_counter() - started
     for finding in result.findings:
         key = str(Path(finding.path).resolve())
@@ -236,6 +246,8 @@ def detection(cases: Sequence[Case], tools: Sequence[str]) -> tuple[list[ToolRun
             runs.append(run_ruff(work / "corpus"))
         elif CHECKERS[tool].is_installed():
             runs.append(run_ours(CHECKERS[tool], work / "corpus", work / "cache"))
+            # The same checker asked about values of type Any too (check --report-any).
+            runs.append(run_ours(CHECKERS[tool], work / "corpus", work / "cache", report_any=True))
         else:
             print(f"skipped {tool}: not installed", file=sys.stderr)
     return runs, copies

@@ -975,3 +975,41 @@ def test_disallow_any_covers_overloaded_sinks(tmp_path: Path, disallow_any: bool
     marked = [n for n, line in enumerate(OVERLOADED_SINK.splitlines(), 1) if line.endswith("# E")]
     assert [int(e.split(":")[1]) for e in errors] == (marked if disallow_any else [])
     assert all("[literal-string]" in e and '"Any"' in e for e in errors)
+
+
+ANY_IN_COMPOSITIONS = """\
+import json
+from typing_extensions import LiteralString
+
+
+def sink(q: LiteralString) -> None: ...
+
+
+def f(body: str) -> None:
+    payload = json.loads(body)
+    sink(payload["q"])  # E
+    sink("SELECT '" + payload["name"] + "'")  # E
+    sink(f"SELECT {payload['c']} FROM t")  # E
+    sink("SELECT %s FROM t" % payload["c"])  # E
+    sink("SELECT {} FROM t".format(payload["c"]))  # E
+    sink(", ".join(payload["cols"]))  # E
+    query = "DELETE FROM t WHERE a = '" + payload["a"] + "'"
+    sink(query)  # E
+    sink("SELECT 1")
+"""
+
+
+def test_disallow_any_agrees_with_report_any_on_every_composition_form(tmp_path: Path) -> None:
+    """The forms that `check --report-any` judges (tests/test_report_any.py) are each an error
+    with `disallow_any`; without it, only those that mypy types as str are."""
+    main = _write(tmp_path, "main.py", ANY_IN_COMPOSITIONS)
+    marked = [
+        n for n, line in enumerate(ANY_IN_COMPOSITIONS.splitlines(), 1) if line.endswith("# E")
+    ]
+    config = PLUGIN_CONFIG + "\n[typing_literalstring]\ndisallow_any = true\n"
+    errors = _errors(_mypy(tmp_path, [main], config=config))
+    assert [int(e.split(":")[1]) for e in errors] == marked
+    # Without it, `literal + Any`, a bare Any and a name holding `literal + Any` pass: mypy
+    # types them Any, which PEP 675 lets through.
+    errors = _errors(_mypy(tmp_path, [main], config=PLUGIN_CONFIG))
+    assert [int(e.split(":")[1]) for e in errors] == [12, 13, 14, 15]

@@ -533,7 +533,7 @@ def _unverified_findings(
         return []
     # 1. Reveal every part, and what tells where an Any comes from.
     mirror = runs.workdir / "any-reveal"
-    texts = {Path(name): unverified.reveal_copy(found) for name, found in analysed.items()}
+    texts = {Path(n): unverified.reveal_copy(found, n) for n, found in analysed.items()}
     copies = reveal.build_mirror(root, texts, mirror)
     result = runs.run(copies, "any-reveal-run", search_paths(mirror), overlay)
     notes: dict[str, list[str]] = {}
@@ -543,7 +543,7 @@ def _unverified_findings(
     substituted: dict[str, unverified.Substituted] = {}
     for name, found in analysed.items():
         found.types = unverified.revealed_types(notes.get(name, []))
-        copy = unverified.substitute_copy(found)
+        copy = unverified.substitute_copy(found, name)
         if copy.parts:
             substituted[name] = copy
     if not substituted:
@@ -570,9 +570,13 @@ def _unverified_findings(
             (c.line, c.column) == (call.lineno, call.col_offset + 1)
             for c in parsed[name].sink_calls
         )
-        if is_about_literal_string(d, runs.checker.name) or (
-            at_sink and is_no_matching_overload(d)
-        ):
+        if not is_about_literal_string(d, runs.checker.name) and at_sink:
+            # "No overload matches" says not which argument: only the text's own part counts
+            # (a `str` in place of `stdout=sys.stdout` breaks the overloads too).
+            argument = unverified.text_argument(call) if is_no_matching_overload(d) else None
+            if argument is None:
+                continue
+        if is_about_literal_string(d, runs.checker.name) or at_sink:
             errors, arguments = refused_now.setdefault((name, id(call)), ([], set()))
             errors.append(d)
             if arguments is not None:
@@ -587,16 +591,33 @@ def _unverified_findings(
             if (name, id(call)) not in refused_now:
                 continue
             errors, arguments = refused_now[(name, id(call))]
-            given = [*call.args, *(k.value for k in call.keywords)]
+            overloads_only = not any(is_about_literal_string(e, runs.checker.name) for e in errors)
+            if overloads_only and not _only_in(copy.parts, found, call, arguments or set()):
+                continue  # "no overload matches" may be about a part in another argument
             inside = {
-                id(n)
-                for index, a in enumerate(given)
+                id(node)
+                for index, part in found.parts.get(id(call), [])
                 if arguments is None or index in arguments
-                for n in ast.walk(a)
+                for node in ast.walk(part)
             }
             parts = [p for p in copy.parts if id(p) in inside]
+            if not parts:
+                continue  # refused for a part of another call's (a name bound elsewhere)
             findings.append(_unverified_finding(entry, call, found.explain(parts), errors))
     return findings
+
+
+def _only_in(
+    substituted: list[ast.expr],
+    found: unverified.Instrumented,
+    call: ast.Call,
+    arguments: set[int],
+) -> bool:
+    """Whether every substituted part of ``call`` lies in one of ``arguments``."""
+    where = {
+        id(node): index for index, part in found.parts.get(id(call), []) for node in ast.walk(part)
+    }
+    return all(where[id(p)] in arguments for p in substituted if id(p) in where)
 
 
 class _SubstitutedCalls:

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import ast
 import bisect
+import builtins
 import re
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
+from .errors import TypingLiteralStringError
+from .sinks import callee_name
 from .source_edits import byte_offsets
 
 # The probes: a revealed part keeps its type, ``(x, 7)[0]`` being ``x``'s; a substituted part
@@ -36,7 +39,9 @@ _SUBSTITUTE_OPEN = b"str("
 # ``tuple[Any, Literal[7]]`` (pyright, ty, pyrefly), ``tuple[Any, Literal[7]?]`` (mypy),
 # ``builtins.tuple[Any, Literal[7]?]`` (zuban).
 _REVEALED = re.compile(r"tuple\[(?P<type>.*), Literal\[(?P<tag>\d+)\]\??\]")
-_ANY = re.compile(r"(?<![\w.])(?:Any|Unknown)(?![\w])")
+_STRING = re.compile(r"(?:str|LiteralString|Literal\[.*\]\??|None)$")
+# A collection whose items are Any: `list[Any]`, `Generator[Unknown, None, None]`.
+_ITEMS_ANY = re.compile(r"[\w.]+\[(?:str \| )?(?:Any|Unknown)(?: \| str)?[,\]]")
 _JOINED_DISPLAYS = (ast.List, ast.Tuple, ast.Set)
 
 
@@ -85,27 +90,56 @@ def composition_parts(expr: ast.expr) -> Iterator[ast.expr]:
                 for item in items.elts:
                     yield from composition_parts(item)
             elif not isinstance(items, ast.Starred):
-                yield items  # judged by its items' type: `list[Any]` is unverified
+                yield items  # judged by its items' type (`Instrumented.joined`)
             return
     if isinstance(expr, (ast.Starred, ast.NamedExpr, ast.Lambda)):
         return  # a walrus part is left alone: substituting it would retype its name
     yield expr
 
 
-def call_parts(call: ast.Call) -> list[ast.expr]:
-    """The parts of a call's arguments; a list, tuple or set display is judged by its items
+def text_argument(call: ast.Call) -> int:
+    """The index (keywords after the positional ones) of the argument that carries a sink's
+    text: the message of ``log(level, msg)``, else the first."""
+    for index, keyword in enumerate(call.keywords, len(call.args)):
+        if keyword.arg in ("sql", "args", "cmd", "command", "msg"):
+            return index
+    return 1 if callee_name(call.func) == "log" else 0
+
+
+def call_parts(call: ast.Call) -> list[tuple[int, ast.expr]]:
+    """The parts of a call's arguments, each with its argument's index (keywords after the
+    positional ones); a list, tuple or set display is judged by its items
     (``foo(["sh", "-c", script])``: ``script``)."""
-    out: list[ast.expr] = []
-    for argument in [*call.args, *(k.value for k in call.keywords)]:
+    out: list[tuple[int, ast.expr]] = []
+    for index, argument in enumerate([*call.args, *(k.value for k in call.keywords)]):
         items = argument.elts if isinstance(argument, _JOINED_DISPLAYS) else [argument]
         for item in items:
-            out.extend(composition_parts(item))
+            out.extend((index, part) for part in composition_parts(item))
     return out
 
 
-def is_any(revealed: str) -> bool:
-    """Whether a revealed type is Any or Unknown, or holds it (``str | Any``, ``list[Any]``)."""
-    return bool(_ANY.search(revealed))
+def _members(revealed: str) -> list[str]:
+    """The members of a revealed union, split at the top level only."""
+    members: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(revealed):
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif depth == 0 and revealed.startswith(" | ", index):
+            members.append(revealed[start:index])
+            start = index + 3
+    return [*members, revealed[start:]]
+
+
+def is_any(revealed: str, items: bool = False) -> bool:
+    """Whether a revealed type is Any or Unknown, or a union with it (``str | Any``); with
+    ``items`` (a ``join`` argument), also a collection of them (``list[Any]``)."""
+    members = _members(revealed.strip())
+    unknown = [m for m in members if m in ("Any", "Unknown") or (items and _ITEMS_ANY.match(m))]
+    # `TextIO | Any` is no string: made `str`, it would break the call for another reason.
+    return bool(unknown) and all(m in unknown or _STRING.match(m) for m in members)
 
 
 def revealed_types(messages: Sequence[str]) -> dict[int, str]:
@@ -206,11 +240,18 @@ class Instrumented:
     source: str
     tree: ast.Module
     calls: list[ast.Call]  # the calls whose arguments have parts, in source order
-    parts: dict[int, list[ast.expr]]  # id(call) -> its parts
-    tags: dict[int, int] = field(default_factory=dict)  # id(node) -> tag
-    nodes: list[ast.expr] = field(default_factory=list)  # tag -> node
-    types: dict[int, str] = field(default_factory=dict)  # tag -> revealed type
-    scopes: dict[int, list[_Scope]] = field(default_factory=dict)  # id(name) -> scopes
+    # id(call) -> its parts, each with its argument's index; a name's parts include those of
+    # the value last assigned to it (`q = "... " + payload["x"]; cur.execute(q)`).
+    parts: dict[int, list[tuple[int, ast.expr]]]
+    tags: dict[int, int] = field(default_factory=lambda: {})  # id(node) -> tag
+    nodes: list[ast.expr] = field(default_factory=lambda: [])  # tag -> node
+    types: dict[int, str] = field(default_factory=lambda: {})  # tag -> revealed type
+    scopes: dict[int, list[_Scope]] = field(default_factory=lambda: {})  # id(name) -> scopes
+    imported: frozenset[str] = frozenset()  # the names import statements bind
+    joined: frozenset[int] = frozenset()  # id() of each `sep.join(items)` argument
+
+    def unverified(self, part: ast.expr) -> bool:
+        return is_any(self.type_of(part) or "", items=id(part) in self.joined)
 
     def tag(self, node: ast.expr) -> int:
         if id(node) not in self.tags:
@@ -228,8 +269,8 @@ class Instrumented:
         found = {
             id(part): part
             for parts in self.parts.values()
-            for part in parts
-            if is_any(self.type_of(part) or "")
+            for _, part in parts
+            if self.unverified(part)
         }
         inner: set[int] = set()
         for part in found.values():
@@ -318,16 +359,39 @@ def _chain(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> Iterat
     if depth > 4:
         return
     if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and hasattr(builtins, node.func.id):
+            return  # `str(x)`, `dict(...)`: a builtin tells nothing and keeps its own type
         yield node.func
         yield from _chain(node.func, instrumented, depth + 1)
     elif isinstance(node, (ast.Subscript, ast.Attribute)):
-        yield node.value
-        yield from _chain(node.value, instrumented, depth + 1)
+        value = node.value
+        if isinstance(value, ast.Name) and value.id in instrumented.imported:
+            return  # `(json, 1)[0]` is a ModuleType: its attributes would turn Any
+        if isinstance(value, ast.Call) and callee_name(value.func) == "super":
+            return
+        yield value
+        yield from _chain(value, instrumented, depth + 1)
     elif isinstance(node, ast.Name):
         binding = binding_of(node, instrumented.scopes.get(id(node), []))
         if binding is not None and binding.kind == "assigned" and binding.value is not None:
             yield binding.value
             yield from _chain(binding.value, instrumented, depth + 1)
+
+
+def _through_names(
+    part: ast.expr, instrumented: Instrumented, depth: int = 0
+) -> Iterator[ast.expr]:
+    """The part, and for a name the parts of the value last assigned to it: ``literal + Any``
+    keeps the LiteralString overload of ``+``, so the name itself is LiteralString."""
+    yield part
+    if not isinstance(part, ast.Name) or depth >= 3:
+        return
+    binding = binding_of(part, instrumented.scopes.get(id(part), []))
+    if binding is not None and binding.kind == "assigned" and binding.annotation is None:
+        assert binding.value is not None
+        for inner in composition_parts(binding.value):
+            if inner is not binding.value or not isinstance(inner, ast.Name):
+                yield from _through_names(inner, instrumented, depth + 1)
 
 
 def _same_expression(source: bytes, offsets: Sequence[int], node: ast.expr) -> bool:
@@ -349,14 +413,31 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
         (node for node in ast.walk(tree) if isinstance(node, ast.Call)),
         key=lambda c: (c.lineno, c.col_offset, -(c.end_lineno or 0), -(c.end_col_offset or 0)),
     )
-    instrumented = Instrumented(source, tree, [], {}, scopes=_scopes_at(tree))
+    imported = frozenset(
+        (alias.asname or alias.name).split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    )
+    joined = frozenset(
+        id(node.args[0])
+        for node in calls
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1
+    )
+    instrumented = Instrumented(
+        source, tree, [], {}, scopes=_scopes_at(tree), imported=imported, joined=joined
+    )
     for call in calls:
-        parts = [p for p in call_parts(call) if _same_expression(data, offsets, p)]
+        parts: list[tuple[int, ast.expr]] = []
+        for index, part in call_parts(call):
+            for found in _through_names(part, instrumented):
+                if _same_expression(data, offsets, found):
+                    parts.append((index, found))
         if not parts:
             continue
         instrumented.calls.append(call)
         instrumented.parts[id(call)] = parts
-        for part in parts:
+        for _, part in parts:
             instrumented.tag(part)
             for node in _chain(part, instrumented):
                 if _same_expression(data, offsets, node):
@@ -375,6 +456,10 @@ def _insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> tupl
         assert node.end_col_offset is not None
         start = offsets[node.lineno - 1] + node.col_offset
         end = offsets[node.end_lineno - 1] + node.end_col_offset
+        if isinstance(node, ast.GeneratorExp) and data[start:end].startswith(b"("):
+            # A generator's span takes in its parentheses, the call's own when it is the only
+            # argument (`dict(x for x in y)`): the probe goes inside them.
+            start, end = start + 1, end - 1
         inserts.append((start, 1, -(end - start), index))
         inserts.append((end, 0, end - start, index))
     out = bytearray()
@@ -392,7 +477,21 @@ def _insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> tupl
     return out.decode("utf-8"), at
 
 
-def reveal_copy(instrumented: Instrumented) -> str:
+class CopyError(TypingLiteralStringError):
+    """A probed copy does not parse: a bug of ours, never a pass."""
+
+
+def _parsed(text: str, what: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except SyntaxError as error:
+        raise CopyError(
+            f"the {what} copy made for --report-any does not parse (line {error.lineno}: "
+            f"{error.msg}); please report this bug of typing-literalstring with the file"
+        ) from error
+
+
+def reveal_copy(instrumented: Instrumented, name: str = "") -> str:
     """The copy with every tagged node revealed under its tag."""
     text, _ = _insert(
         instrumented.source,
@@ -401,6 +500,7 @@ def reveal_copy(instrumented: Instrumented) -> str:
             for tag, node in enumerate(instrumented.nodes)
         ],
     )
+    _parsed(text, f"revealing {name}")
     return text
 
 
@@ -411,12 +511,13 @@ class Substituted:
     probes: frozenset[tuple[int, int]]  # (line, byte column) of each ``str(`` probe in the copy
 
 
-def substitute_copy(instrumented: Instrumented) -> Substituted:
+def substitute_copy(instrumented: Instrumented, name: str = "") -> Substituted:
     """The copy with each part revealed as Any made plain ``str``."""
     parts = instrumented.any_parts()
     text, starts = _insert(instrumented.source, [(p, _SUBSTITUTE_OPEN, b")") for p in parts])
+    _parsed(text, f"substituting {name}")
     lines = byte_offsets(text)
-    probes = set()
+    probes: set[tuple[int, int]] = set()
     for offset in starts:
         line = bisect.bisect_right(lines, offset) - 1
         probes.add((line + 1, offset - lines[line]))
