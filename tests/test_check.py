@@ -333,3 +333,35 @@ def test_argument_lists_built_step_by_step(
         ),
         (cases[1].name, 16, "LS202", "a shell started through an argument list"),
     ]
+
+
+UNPACKED_LOGGING = """\
+import logging
+logger = logging.getLogger("x")
+def f(x: str, y: list[int], level: int) -> None:
+    logger.log(level, x, *y)
+    logger.error(x, *y, exc_info=True)
+    logging.warning(f"{x}: %s", *y)
+    logger.log(level, "literal %s", *y)
+    logger.error("x %s %s", *y)
+"""
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_logging_calls_whose_arguments_are_all_unpacked(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`*args` may be empty, so the tightened overload without formatting arguments takes the
+    call and any str with it; `check` adds an argument in its instrumented copy, so that a
+    non-literal format string is LS301 under every checker, and a literal one stays silent."""
+    _checker("mypy+plugin" if name == "mypy" else name)
+    (tmp_path / "app.py").write_text(UNPACKED_LOGGING, encoding="utf-8")
+    status, out, _ = _check(
+        ["--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         str(tmp_path / "app.py")],
+        capsys,
+    )  # fmt: skip
+    assert status == EXIT_FINDINGS
+    findings = json.loads(out)["findings"]
+    assert [(f["line"], f["rule"]) for f in findings] == [(4, "LS301"), (5, "LS301"), (6, "LS301")]
+    assert all(f["sink"].endswith("formatting arguments passed as *args") for f in findings)

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import ast
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from typing_literalstring import unverified
-from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
+from typing_literalstring import callees, unverified, unverified_refusals
+from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Diagnostic
 from typing_literalstring.cli import EXIT_FINDINGS, main
+from typing_literalstring.sinks import find_sink_calls
 
 # Each composition form with a part of type Any, at a sink; then the safe forms.
 PROGRAM = """\
 import json
+import logging
 import sqlite3
 import subprocess
 
@@ -30,6 +35,9 @@ def handler(cur: sqlite3.Cursor, body: str) -> None:
     query = "DELETE FROM t WHERE a = '" + payload["a"] + "'"
     cur.execute(query)  # E: held in a name
     subprocess.run("ls " + payload["dir"], shell=True)  # E: a shell command
+    script = "curl -sSf " + payload["url"]
+    subprocess.run(["bash", "-lc", script])  # E: an argument list that starts a shell
+    logging.getLogger().log(20, payload["message"], *payload["args"])  # E: *args to format
     cur.execute("SELECT * FROM t WHERE a = ?", (payload["a"],))
     subprocess.run(["ls", payload["dir"]])
     print("SELECT " + payload["a"])
@@ -39,7 +47,7 @@ MARKED = [n for n, text in enumerate(PROGRAM.splitlines(), 1) if "# E" in text]
 
 def _findings(
     name: str, folder: Path, capsys: pytest.CaptureFixture[str], *extra: str
-) -> list[dict[str, object]]:
+) -> list[dict[str, Any]]:  # JSON
     checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
     if not checker.is_installed():
         pytest.skip(f"{checker.name} is not installed")
@@ -48,7 +56,7 @@ def _findings(
          *extra, str(folder / "handler.py")]
     )  # fmt: skip
     assert status == EXIT_FINDINGS
-    found: list[dict[str, object]] = json.loads(capsys.readouterr().out)["findings"]
+    found: list[dict[str, Any]] = json.loads(capsys.readouterr().out)["findings"]
     return found
 
 
@@ -61,7 +69,7 @@ def test_any_in_each_composition_form_is_reported(
     (tmp_path / "handler.py").write_text(PROGRAM, encoding="utf-8")
     plain = {f["line"] for f in _findings(name, tmp_path, capsys)}
     found = _findings(name, tmp_path, capsys, "--report-any")
-    assert sorted({f["line"] for f in found}) == MARKED  # type: ignore[type-var]
+    assert sorted({f["line"] for f in found}) == MARKED
     unverified_lines = {f["line"] for f in found if f["rule"] == "LS901"}
     # The Any parts the checker let through are exactly the new findings.
     assert unverified_lines == set(MARKED) - plain
@@ -79,9 +87,16 @@ def test_pyright_lets_the_appendix_b_forms_through_and_report_any_names_them(
     (tmp_path / "handler.py").write_text(PROGRAM, encoding="utf-8")
     found = _findings("pyright", tmp_path, capsys, "--report-any")
     by_line = {f["line"]: f for f in found}
-    assert {line for line, f in by_line.items() if f["rule"] == "LS901"} == {8, 9, 10, 15, 16}
+    # f-string fields, `format` and `join` arguments of type Any make a str for pyright: LS101.
+    let_through = [
+        n
+        for n, text in enumerate(PROGRAM.splitlines(), 1)
+        if "# E" in text and not re.search(r"f-string|format argument|join argument", text)
+    ]
+    assert sorted(n for n, f in by_line.items() if f["rule"] == "LS901") == let_through
     # The name is followed to the value assigned to it, whose part is the Any.
-    assert '`payload["a"]` is Any' in str(by_line[15]["checker_messages"])
+    held = next(n for n, t in enumerate(PROGRAM.splitlines(), 1) if "held in a name" in t)
+    assert '`payload["a"]` is Any' in str(by_line[held]["checker_messages"])
 
 
 @pytest.mark.parametrize(
@@ -153,6 +168,7 @@ def f(cur, body):
     d = json.loads(body)
     cur.execute("a" + d["x"] + str(d["y"]), (d["z"],)); g(dict(k for k in d))
     cur.execute(f"{d['w']}", str(1))
+    cur.execute(f"{', '.join(k for k in d)}")
 """
 
 
@@ -166,12 +182,51 @@ def test_copies_keep_every_line_and_parse() -> None:
     ast.parse(revealed)
     assert "dict(reveal_type(((k for k in d), " in revealed
     found.types = {found.tags[id(p)]: "Any" for parts in found.parts.values() for _, p in parts}
-    copy = unverified.substitute_copy(found)
+    copy = unverified_refusals.substitute_copy(found)
     assert len(copy.source.splitlines()) == len(SOURCE.splitlines())
     # Each probe is told from the file's own str(...) calls.
     tree_copy = ast.parse(copy.source)
-    kept = unverified.original_calls(tree_copy, copy.probes)
+    kept = unverified_refusals.original_calls(tree_copy)
     assert [ast.unparse(c.func) for c in kept] == [
         ast.unparse(c.func) for c in unverified.all_calls(tree)
     ]
-    assert len(copy.probes) == len(copy.parts)
+    assert copy.source.count("str(object=") == len(copy.parts)
+
+
+def test_no_overload_for_a_call_inside_a_part_is_not_the_sinks() -> None:
+    """pyright puts "No overloads for normpath" at the parenthesis of `str(object=(...))`, inside
+    the logging call's argument (borgmatic 2.1.10, config/paths.py:150); it is about normpath,
+    not the sink."""
+    source = (
+        "import logging, os\ndef f(p) -> None:\n    logging.debug(f'dir {os.path.normpath(p)}')\n"
+    )
+    tree = ast.parse(source)
+    found = unverified.analyse(source, tree)
+    found.types = {found.tags[id(p)]: "Unknown" for parts in found.parts.values() for _, p in parts}
+    copy = unverified_refusals.substitute_copy(found)
+    line = copy.source.splitlines()[2]
+    column = line.index("(os.path") + 1
+    message = 'No overloads for "normpath" match the provided arguments'
+    errors = [(Diagnostic("f.py", 3, column, "error", message, "reportCallIssue"), None)]
+    refused = unverified_refusals.refusals(
+        copy,
+        tree,
+        source,
+        errors,
+        checker="pyright",
+        sink_calls=find_sink_calls(callees.Sites(tree).calls, source),
+        refused_before=set(),
+    )
+    assert refused == []
+    # The same error naming the sink is the sink's.
+    errors = [(replace(errors[0][0], message='No overloads for "debug" match'), None)]
+    refused = unverified_refusals.refusals(
+        copy,
+        tree,
+        source,
+        errors,
+        checker="pyright",
+        sink_calls=find_sink_calls(callees.Sites(tree).calls, source),
+        refused_before=set(),
+    )
+    assert [ast.unparse(r.call.func) for r in refused] == ["logging.debug"]

@@ -29,9 +29,18 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable, Sequence, Tuple
+from typing import Callable, Iterable, Iterator, Sequence, Tuple
 
-from . import argv_shell, callees, fix_hints, own_sinks, reveal, suppressions, unverified
+from . import (
+    argv_shell,
+    callees,
+    fix_hints,
+    own_sinks,
+    reveal,
+    suppressions,
+    unverified,
+    unverified_refusals,
+)
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import CheckerFailedError, TypingLiteralStringError
@@ -52,14 +61,19 @@ from .project import (
     search_paths,
 )
 from .sinks import (
+    LOGGING,
     NON_LITERAL,
     SHELL_ARGV,
+    SINK_NAMES,
     UNVERIFIED,
     Rule,
     SinkCall,
+    callee_name,
     find_sink_calls,
     innermost_sink_call,
+    only_unpacked_arguments,
     qualified_api,
+    with_one_more_argument,
 )
 from .statements import Statements
 from .suppressions import Malformed, Suppression
@@ -463,15 +477,43 @@ class _InstrumentedCopy:
     original: Path
     source: str  # the original's text
     shells: list[argv_shell.ShellInArgv]
+    unpacked: list[ast.Call]  # logging calls whose formatting arguments are all `*args`
     instrumented: argv_shell.Instrumented
 
 
-def _argv_findings(runs: _Runs, parsed: dict[str, _Parsed], search: list[Path]) -> list[Finding]:
-    """Judge shells started through argument lists on instrumented copies of the files."""
+def _probed_copy(source: str, tree: ast.Module) -> _InstrumentedCopy | None:
+    """The copy that ``check`` judges what no signature says on: shells started through
+    argument lists (the probe around each script) and logging calls with only ``*args``."""
+    unpacked = [c for c in callees.Sites(tree).calls if only_unpacked_arguments(c) is not None]
+    shells = argv_shell.find(tree, source)
+    if not shells and not unpacked:
+        return None
+    text = with_one_more_argument(source, unpacked)
+    if shells:
+        copied = ast.parse(text)
+        instrumented = argv_shell.instrument(text, copied, argv_shell.find(copied, text))
+    else:
+        instrumented = argv_shell.Instrumented(text, inserted_line=len(text.splitlines()) + 1)
+    return _InstrumentedCopy(Path(), source, shells, unpacked, instrumented)
+
+
+def _probe_stub(runs: _Runs) -> Path:
+    """The folder holding the stub of the LS202 probe (``argv_shell.PROBE_STUB``)."""
+    probe = runs.workdir / "probe"
+    probe.mkdir(parents=True, exist_ok=True)
+    (probe / f"{argv_shell.PROBE_MODULE}.pyi").write_text(argv_shell.PROBE_STUB, "utf-8")
+    return probe
+
+
+def _probed_findings(
+    runs: _Runs, parsed: dict[str, _Parsed], search: list[Path], overlay: Path
+) -> list[Finding]:
+    """Judge, on instrumented copies of the files, shells started through argument lists
+    (LS202) and logging calls whose formatting arguments are all ``*args`` (LS301)."""
     copies: dict[str, _InstrumentedCopy] = {}
     for number, (name, entry) in enumerate(sorted(parsed.items())):
-        shells = argv_shell.find(entry.tree, entry.source)
-        if not shells:
+        probed = _probed_copy(entry.source, entry.tree)
+        if probed is None:
             continue
         path = Path(name)
         try:
@@ -480,39 +522,65 @@ def _argv_findings(runs: _Runs, parsed: dict[str, _Parsed], search: list[Path]) 
             relative = Path("_outside") / str(number) / path.name
         copy = runs.workdir / "instrumented" / relative
         copy.parent.mkdir(parents=True, exist_ok=True)
-        instrumented = argv_shell.instrument(entry.source, entry.tree, shells)
-        copy.write_text(instrumented.source, encoding="utf-8")
-        copies[str(copy.resolve())] = _InstrumentedCopy(path, entry.source, shells, instrumented)
+        copy.write_text(probed.instrumented.source, encoding="utf-8")
+        copies[str(copy.resolve())] = replace(probed, original=path)
     if not copies:
         return []
-    probe = runs.workdir / "probe"
-    probe.mkdir(parents=True, exist_ok=True)
-    (probe / f"{argv_shell.PROBE_MODULE}.pyi").write_text(argv_shell.PROBE_STUB, "utf-8")
-    result = runs.run(copies, "argv-run", [probe, *search], None)
+    result = runs.run(copies, "argv-run", [_probe_stub(runs), *search], overlay)
     findings: dict[tuple[str, int], Finding] = {}
     for diagnostic in _errors(result, set(copies)):
         copied = copies[diagnostic.path]
-        if argv_shell.PROBE_FUNCTION not in diagnostic.message:
-            continue
         line = copied.instrumented.original_line(diagnostic.line)
-        # The probe wraps the script, which may be added to the list lines before the call.
-        for shell in copied.shells:
-            script, call = shell.script, shell.call
-            if not script.lineno <= line <= (script.end_lineno or script.lineno):
-                continue
-            inside = call.lineno <= script.lineno <= (call.end_lineno or call.lineno)
-            findings[(str(copied.original), call.lineno)] = Finding(
-                str(copied.original),
-                call.lineno,
-                call.col_offset + 1,
-                SHELL_ARGV,
-                "a shell started through an argument list"
-                + ("" if inside else f" (its script is added on line {script.lineno})"),
-                ast.get_source_segment(copied.source, call.func) or "",
-                _source_line(copied.source, call.lineno),
-                (diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>"),),
-            )
+        if argv_shell.PROBE_FUNCTION in diagnostic.message:
+            for finding in _shell_findings(copied, line, diagnostic):
+                findings[(finding.path, finding.line)] = finding
+        elif is_about_literal_string(diagnostic, runs.checker.name) or (
+            # zuban says only that no overload takes `(str, *list[int], int)`.
+            is_no_matching_overload(diagnostic)
+        ):
+            for call in copied.unpacked:
+                if call.lineno <= line <= (call.end_lineno or call.lineno):
+                    finding = _unpacked_logging_finding(copied, call, diagnostic)
+                    findings[(finding.path, finding.line)] = finding
     return [findings[key] for key in sorted(findings)]
+
+
+def _shell_findings(
+    copied: _InstrumentedCopy, line: int, diagnostic: Diagnostic
+) -> Iterator[Finding]:
+    # The probe wraps the script, which may be added to the list lines before the call.
+    for shell in copied.shells:
+        script, call = shell.script, shell.call
+        if not script.lineno <= line <= (script.end_lineno or script.lineno):
+            continue
+        inside = call.lineno <= script.lineno <= (call.end_lineno or call.lineno)
+        yield Finding(
+            str(copied.original),
+            call.lineno,
+            call.col_offset + 1,
+            SHELL_ARGV,
+            "a shell started through an argument list"
+            + ("" if inside else f" (its script is added on line {script.lineno})"),
+            ast.get_source_segment(copied.source, call.func) or "",
+            _source_line(copied.source, call.lineno),
+            (diagnostic.message.replace(argv_shell.PROBE_FUNCTION, "<shell script>"),),
+        )
+
+
+def _unpacked_logging_finding(
+    copied: _InstrumentedCopy, call: ast.Call, diagnostic: Diagnostic
+) -> Finding:
+    name = callee_name(call.func) or ""
+    return Finding(
+        str(copied.original),
+        call.lineno,
+        call.col_offset + 1,
+        LOGGING,
+        f"{SINK_NAMES[name][1]}, formatting arguments passed as *args",
+        ast.get_source_segment(copied.source, call.func) or "",
+        _source_line(copied.source, call.lineno),
+        (diagnostic.message,),
+    )
 
 
 def _unverified_findings(
@@ -521,8 +589,15 @@ def _unverified_findings(
     root: Path,
     tightened: list[Diagnostic],
     overlay: Path,
+    reported: Sequence[Finding],
 ) -> list[Finding]:
-    """``--report-any``: the parts of type Any that reach a LiteralString (see ``unverified``)."""
+    """``--report-any``: the parts of type Any that reach a LiteralString (see ``unverified``);
+    a call with a finding already (``reported``) is not reported again."""
+    already: dict[str, set[int]] = {}
+    for finding in reported:
+        call = parsed[finding.path].sites.at(finding.line, finding.column).call
+        if call is not None:
+            already.setdefault(finding.path, set()).add(id(call))
     analysed: dict[str, unverified.Instrumented] = {}
     for name, entry in sorted(parsed.items()):
         if _inside(Path(name), root):
@@ -540,10 +615,10 @@ def _unverified_findings(
     for d in result.diagnostics:
         if d.path in copies and d.severity != "error":
             notes.setdefault(str(copies[d.path]), []).append(d.message)
-    substituted: dict[str, unverified.Substituted] = {}
+    substituted: dict[str, unverified_refusals.Substituted] = {}
     for name, found in analysed.items():
         found.types = unverified.revealed_types(notes.get(name, []))
-        copy = unverified.substitute_copy(found, name)
+        copy = unverified_refusals.substitute_copy(found, name)
         if copy.parts:
             substituted[name] = copy
     if not substituted:
@@ -552,95 +627,32 @@ def _unverified_findings(
     mirror = runs.workdir / "any-substitute"
     texts = {Path(name): copy.source for name, copy in substituted.items()}
     copies = reveal.build_mirror(root, texts, mirror)
-    result = runs.run(copies, "any-substitute-run", search_paths(mirror), overlay)
+    search = [_probe_stub(runs), *search_paths(mirror)]
+    result = runs.run(copies, "any-substitute-run", search, overlay)
     refused_before = _refused_calls(tightened, parsed, runs.checker.name)
-    # (file, id(original call)) -> the errors, and the arguments they point at (None: all).
-    refused_now: dict[tuple[str, int], tuple[list[Diagnostic], set[int] | None]] = {}
-    placed: dict[str, _SubstitutedCalls] = {}
+    errors: dict[str, list[tuple[Diagnostic, str | None]]] = {}
     for d in result.diagnostics:
-        if d.path not in copies or d.severity != "error":
-            continue
-        name = str(copies[d.path])
-        if name not in placed:
-            placed[name] = _SubstitutedCalls(substituted[name], parsed[name].tree)
-        call, argument = placed[name].at(d)
-        if call is None or id(call) in refused_before.get(name, set()):
-            continue
-        at_sink = any(
-            (c.line, c.column) == (call.lineno, call.col_offset + 1)
-            for c in parsed[name].sink_calls
-        )
-        if not is_about_literal_string(d, runs.checker.name) and at_sink:
-            # "No overload matches" says not which argument: only the text's own part counts
-            # (a `str` in place of `stdout=sys.stdout` breaks the overloads too).
-            argument = unverified.text_argument(call) if is_no_matching_overload(d) else None
-            if argument is None:
-                continue
-        if is_about_literal_string(d, runs.checker.name) or at_sink:
-            errors, arguments = refused_now.setdefault((name, id(call)), ([], set()))
-            errors.append(d)
-            if arguments is not None:
-                refused_now[(name, id(call))] = (
-                    errors,
-                    None if argument is None else {*arguments, argument},
-                )
+        if d.path in copies and d.severity == "error":
+            errors.setdefault(str(copies[d.path]), []).append((d, _callee_hint([d])))
     findings: list[Finding] = []
-    for name, copy in substituted.items():
-        entry, found = parsed[name], analysed[name]
-        for call in unverified.all_calls(entry.tree):
-            if (name, id(call)) not in refused_now:
-                continue
-            errors, arguments = refused_now[(name, id(call))]
-            overloads_only = not any(is_about_literal_string(e, runs.checker.name) for e in errors)
-            if overloads_only and not _only_in(copy.parts, found, call, arguments or set()):
-                continue  # "no overload matches" may be about a part in another argument
-            inside = {
-                id(node)
-                for index, part in found.parts.get(id(call), [])
-                if arguments is None or index in arguments
-                for node in ast.walk(part)
-            }
-            parts = [p for p in copy.parts if id(p) in inside]
-            if not parts:
-                continue  # refused for a part of another call's (a name bound elsewhere)
-            findings.append(_unverified_finding(entry, call, found.explain(parts), errors))
-    return findings
-
-
-def _only_in(
-    substituted: list[ast.expr],
-    found: unverified.Instrumented,
-    call: ast.Call,
-    arguments: set[int],
-) -> bool:
-    """Whether every substituted part of ``call`` lies in one of ``arguments``."""
-    where = {
-        id(node): index for index, part in found.parts.get(id(call), []) for node in ast.walk(part)
-    }
-    return all(where[id(p)] in arguments for p in substituted if id(p) in where)
-
-
-class _SubstitutedCalls:
-    """Where an error in a substituted copy falls: the original's call, and which argument."""
-
-    def __init__(self, copy: unverified.Substituted, original: ast.Module) -> None:
-        tree = ast.parse(copy.source)
-        self.sites = callees.Sites(tree)
-        self.sites.calls = [
-            c for c in self.sites.calls if (c.lineno, c.col_offset) not in copy.probes
-        ]
-        in_copy = unverified.original_calls(tree, copy.probes)
-        self.original = dict(zip(map(id, in_copy), unverified.all_calls(original)))
-
-    def at(self, d: Diagnostic) -> tuple[ast.Call | None, int | None]:
-        site = self.sites.at(d.line, d.column, _callee_hint([d])).call
-        if site is None:
-            return None, None
-        given = [*site.args, *(k.value for k in site.keywords)]
-        argument = next(
-            (i for i, a in enumerate(given) if callees.contains(a, d.line, d.column)), None
+    for name, found_errors in sorted(errors.items()):
+        entry, copy, found = parsed[name], substituted[name], analysed[name]
+        refusals = unverified_refusals.refusals(
+            copy,
+            entry.tree,
+            entry.source,
+            found_errors,
+            checker=runs.checker.name,
+            sink_calls=entry.sink_calls,
+            refused_before=refused_before.get(name, set()) | already.get(name, set()),
         )
-        return self.original.get(id(site)), argument
+        for refusal in refusals:
+            parts = unverified_refusals.reported_parts(copy, found, refusal)
+            if parts:
+                findings.append(
+                    _unverified_finding(entry, refusal.call, found.explain(parts), refusal.errors)
+                )
+    return findings
 
 
 def _unverified_finding(
@@ -788,12 +800,14 @@ def run_check(
             )
             about |= _revealed(runs, unsure, parsed, root, stdlib)
         result.findings = _classify(tightened, from_stubs, about, parsed, result, stdlib)
-        progress("checking shells started through argument lists")
-        argv = _argv_findings(runs, parsed, search)
+        progress("checking shells in argument lists and logging calls with *args")
+        argv = _probed_findings(runs, parsed, search, overlay.root)
         result.findings = _sort(result.findings + argv)
         if report_any:
             progress(f"asking {checker.name} which values of type Any reach a LiteralString")
-            unverified_ = _unverified_findings(runs, parsed, root, tightened, overlay.root)
+            unverified_ = _unverified_findings(
+                runs, parsed, root, tightened, overlay.root, result.findings
+            )
             result.findings = _sort(result.findings + unverified_)
         result.paths = sorted(parsed)
         _finish_findings(result, parsed)

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .source_edits import byte_offsets, segment
+from .source_edits import apply_edits, byte_offsets, segment
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,39 @@ def find_sink_calls(calls: Iterable[ast.Call], source: str) -> list[SinkCall]:
             )
         )
     return found
+
+
+def only_unpacked_arguments(call: ast.Call) -> ast.Starred | None:
+    """The last ``*args`` of a logging call whose formatting arguments are all unpacked
+    (``logger.log(level, msg, *args)``), else None.
+
+    Its tightened overloads cannot require a literal message there: ``*args`` may be empty, so
+    the overload without formatting arguments, which takes any str, matches.  ``check`` adds
+    one argument after it in an instrumented copy, so that the other overload is chosen."""
+    name = callee_name(call.func)
+    if name not in SINK_NAMES or SINK_NAMES[name][0] is not LOGGING:
+        return None
+    extra = call.args[(1 if name == "log" else 0) + 1 :]
+    if extra and all(isinstance(a, ast.Starred) for a in extra):
+        last = extra[-1]
+        assert isinstance(last, ast.Starred)
+        return last
+    return None
+
+
+def with_one_more_argument(source: str, calls: Sequence[ast.Call]) -> str:
+    """``logger.log(level, msg, *args)`` becomes ``logger.log(level, msg, *args, 0)``: the
+    tightened overload with formatting arguments is chosen, which asks for a literal ``msg``
+    (``sinks.only_unpacked_arguments``).  Nothing before the insertion moves."""
+    offsets = byte_offsets(source)
+    edits: list[tuple[int, int, bytes]] = []
+    for call in calls:
+        starred = only_unpacked_arguments(call)
+        assert starred is not None
+        assert starred.end_lineno is not None
+        end = offsets[starred.end_lineno - 1] + (starred.end_col_offset or 0)
+        edits.append((end, end, b", 0"))
+    return apply_edits(source, edits)
 
 
 def _has_format_arguments(call: ast.Call, name: str) -> bool:

@@ -21,8 +21,8 @@ Lines never move in either copy, so line numbers match the original's.
 from __future__ import annotations
 
 import ast
-import bisect
 import builtins
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
@@ -34,7 +34,8 @@ from .source_edits import byte_offsets
 # The probes: a revealed part keeps its type, ``(x, 7)[0]`` being ``x``'s; a substituted part
 # is ``str`` for every checker (``str(x)`` has no LiteralString overload).
 _REVEAL_OPEN = b"reveal_type((("
-_SUBSTITUTE_OPEN = b"str("
+SUBSTITUTE_OPEN = b"str(object=("  # parenthesized: a generator is a part too
+SUBSTITUTE_CLOSE = b"))"
 
 # ``tuple[Any, Literal[7]]`` (pyright, ty, pyrefly), ``tuple[Any, Literal[7]?]`` (mypy),
 # ``builtins.tuple[Any, Literal[7]?]`` (zuban).
@@ -97,15 +98,6 @@ def composition_parts(expr: ast.expr) -> Iterator[ast.expr]:
     yield expr
 
 
-def text_argument(call: ast.Call) -> int:
-    """The index (keywords after the positional ones) of the argument that carries a sink's
-    text: the message of ``log(level, msg)``, else the first."""
-    for index, keyword in enumerate(call.keywords, len(call.args)):
-        if keyword.arg in ("sql", "args", "cmd", "command", "msg"):
-            return index
-    return 1 if callee_name(call.func) == "log" else 0
-
-
 def call_parts(call: ast.Call) -> list[tuple[int, ast.expr]]:
     """The parts of a call's arguments, each with its argument's index (keywords after the
     positional ones); a list, tuple or set display is judged by its items
@@ -155,10 +147,40 @@ def revealed_types(messages: Sequence[str]) -> dict[int, str]:
 # -- where an Any comes from ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Scope:
-    node: ast.AST  # a function or the module
-    body: list[ast.stmt]
+    """A function or the module, and the bindings of its own names (found once, on first use:
+    asking the walk again for each name made a 20 000-line project take minutes)."""
+
+    def __init__(self, node: ast.AST, body: list[ast.stmt]) -> None:
+        self.node = node
+        self.body = body
+
+    @functools.cached_property
+    def bindings(self) -> dict[str, list[Binding]]:
+        """Each name's assignments and ``for`` targets, in the order of their lines."""
+        found: dict[str, list[Binding]] = {}
+        for node in _own_nodes(self):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(
+                            Binding("assigned", node.lineno, node.value)
+                        )
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and node.value is not None
+            ):
+                found.setdefault(node.target.id, []).append(
+                    Binding("assigned", node.lineno, node.value, node.annotation)
+                )
+            elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
+                found.setdefault(node.target.id, []).append(
+                    Binding("iterated", node.lineno, node.iter)
+                )
+        for bindings in found.values():
+            bindings.sort(key=lambda b: b.line)
+        return found
 
 
 def _own_nodes(scope: _Scope) -> Iterator[ast.AST]:
@@ -183,35 +205,12 @@ class Binding:
 
 
 def binding_of(name: ast.Name, scopes: Sequence[_Scope]) -> Binding | None:
-    """The last binding of ``name`` before it is used, in its own scope (``scopes``: innermost
-    first); a parameter when nothing in the body binds it first."""
+    """The last binding of ``name`` on a line before it is used, in its own scope (``scopes``:
+    innermost first); a parameter when nothing in the body binds it first."""
     for scope in scopes:
-        best: Binding | None = None
-        for node in _own_nodes(scope):
-            if not (node.lineno if isinstance(node, ast.stmt) else 0) < name.lineno:
-                continue
-            found: Binding | None = None
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == name.id for t in node.targets
-            ):
-                found = Binding("assigned", node.lineno, node.value)
-            elif (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and node.target.id == name.id
-                and node.value is not None
-            ):
-                found = Binding("assigned", node.lineno, node.value, node.annotation)
-            elif (
-                isinstance(node, (ast.For, ast.AsyncFor))
-                and isinstance(node.target, ast.Name)
-                and node.target.id == name.id
-            ):
-                found = Binding("iterated", node.lineno, node.iter)
-            if found is not None and (best is None or found.line >= best.line):
-                best = found
-        if best is not None:
-            return best
+        earlier = [b for b in scope.bindings.get(name.id, []) if b.line < name.lineno]
+        if earlier:
+            return earlier[-1]
         if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             arguments = scope.node.args
             for argument in [
@@ -278,6 +277,10 @@ class Instrumented:
                 if child is not part and id(child) in found:
                     inner.add(id(child))
         return [part for key, part in found.items() if key not in inner]
+
+    def through_names(self, part: ast.expr) -> list[ast.expr]:
+        """The part, and for a name the parts of the value last assigned to it."""
+        return list(_through_names(part, self))
 
     def explain(self, parts: Sequence[ast.expr]) -> str:
         """What each part is, and where its Any comes from."""
@@ -354,6 +357,13 @@ def _scopes_at(tree: ast.Module) -> dict[int, list[_Scope]]:
     return out
 
 
+def _rooted_at(node: ast.expr, names: frozenset[str]) -> bool:
+    """Whether ``node`` is a name or dotted name starting with one of ``names``."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in names
+
+
 def _chain(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> Iterator[ast.expr]:
     """The nodes whose types tell where ``node``'s type comes from."""
     if depth > 4:
@@ -365,8 +375,8 @@ def _chain(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> Iterat
         yield from _chain(node.func, instrumented, depth + 1)
     elif isinstance(node, (ast.Subscript, ast.Attribute)):
         value = node.value
-        if isinstance(value, ast.Name) and value.id in instrumented.imported:
-            return  # `(json, 1)[0]` is a ModuleType: its attributes would turn Any
+        if _rooted_at(value, instrumented.imported):
+            return  # `(json, 1)[0]`, `(os.path, 1)[0]`: a ModuleType, whose attributes are Any
         if isinstance(value, ast.Call) and callee_name(value.func) == "super":
             return
         yield value
@@ -445,7 +455,7 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
     return instrumented
 
 
-def _insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> tuple[str, list[int]]:
+def insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> tuple[str, list[int]]:
     """Put ``before`` and ``after`` around each node (nested nodes nest their probes); the
     text, and the byte offset in it where each node's ``before`` starts."""
     data, offsets = source.encode("utf-8"), byte_offsets(source)
@@ -481,7 +491,7 @@ class CopyError(TypingLiteralStringError):
     """A probed copy does not parse: a bug of ours, never a pass."""
 
 
-def _parsed(text: str, what: str) -> ast.Module:
+def parsed(text: str, what: str) -> ast.Module:
     try:
         return ast.parse(text)
     except SyntaxError as error:
@@ -493,40 +503,15 @@ def _parsed(text: str, what: str) -> ast.Module:
 
 def reveal_copy(instrumented: Instrumented, name: str = "") -> str:
     """The copy with every tagged node revealed under its tag."""
-    text, _ = _insert(
+    text, _ = insert(
         instrumented.source,
         [
             (node, _REVEAL_OPEN, f"), {tag}))[0]".encode())
             for tag, node in enumerate(instrumented.nodes)
         ],
     )
-    _parsed(text, f"revealing {name}")
+    parsed(text, f"revealing {name}")
     return text
-
-
-@dataclass(frozen=True)
-class Substituted:
-    source: str
-    parts: list[ast.expr]  # the parts made plain str
-    probes: frozenset[tuple[int, int]]  # (line, byte column) of each ``str(`` probe in the copy
-
-
-def substitute_copy(instrumented: Instrumented, name: str = "") -> Substituted:
-    """The copy with each part revealed as Any made plain ``str``."""
-    parts = instrumented.any_parts()
-    text, starts = _insert(instrumented.source, [(p, _SUBSTITUTE_OPEN, b")") for p in parts])
-    _parsed(text, f"substituting {name}")
-    lines = byte_offsets(text)
-    probes: set[tuple[int, int]] = set()
-    for offset in starts:
-        line = bisect.bisect_right(lines, offset) - 1
-        probes.add((line + 1, offset - lines[line]))
-    return Substituted(text, parts, frozenset(probes))
-
-
-def original_calls(copy_tree: ast.Module, probes: frozenset[tuple[int, int]]) -> list[ast.Call]:
-    """The copy's calls in source order, probes left out: the n-th is the original's n-th."""
-    return [c for c in all_calls(copy_tree) if (c.lineno, c.col_offset) not in probes]
 
 
 def all_calls(tree: ast.Module) -> list[ast.Call]:

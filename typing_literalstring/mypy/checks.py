@@ -76,6 +76,7 @@ from .marker import (
     is_str,
     is_unchecked_any,
     literal_string,
+    maps_every_argument,
     requires_literal,
     substitute,
     unify,
@@ -353,14 +354,16 @@ class ModuleCheck:
             )
             if any(
                 not actuals and item.arg_kinds[i].is_required() for i, actuals in enumerate(formals)
-            ) or len({a for actuals in formals for a in actuals}) != len(call.args):
+            ) or not maps_every_argument(call, formals):
                 continue
             refused: tuple[int, Type] | None = None
             fits = True
             for formal, actuals in enumerate(formals):
                 expected = item.arg_types[formal]
                 for actual in actuals:
-                    if call.arg_kinds[actual] in (ARG_STAR, ARG_STAR2) or not accepts(
+                    if call.arg_kinds[actual] == ARG_STAR:
+                        continue  # `*args`: its items' count is unknown, as for mypy
+                    if call.arg_kinds[actual] == ARG_STAR2 or not accepts(
                         expected, self.types.get(call.args[actual])
                     ):
                         fits = False

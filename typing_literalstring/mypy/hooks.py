@@ -48,6 +48,7 @@ from .marker import (
     is_literal_type,
     is_str,
     is_unchecked_any,
+    maps_every_argument,
     mark,
     requires_literal,
     without_strings,
@@ -166,13 +167,15 @@ def _fits(
     )
     if any(not actuals and item.arg_kinds[i].is_required() for i, actuals in enumerate(formals)):
         return False
-    if len({a for actuals in formals for a in actuals}) != len(call.args):
+    if not maps_every_argument(call, formals):
         return False
     for formal, actuals in enumerate(formals):
         expected = item.arg_types[formal]
         for actual in actuals:
             arg = call.args[actual]
-            if call.arg_kinds[actual] in (ARG_STAR, ARG_STAR2):
+            if call.arg_kinds[actual] == ARG_STAR:
+                continue  # `*args`: its items' count is unknown, as for mypy
+            if call.arg_kinds[actual] == ARG_STAR2:
                 return False
             if not accepts(expected, literals.known_type(arg)):
                 return False

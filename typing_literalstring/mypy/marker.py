@@ -16,7 +16,7 @@ from typing import Dict
 from mypy.errorcodes import ErrorCode
 from mypy.maptype import map_instance_to_supertype
 from mypy.messages import format_type_bare
-from mypy.nodes import INVARIANT, TypeAlias
+from mypy.nodes import ARG_STAR, INVARIANT, CallExpr, TypeAlias
 from mypy.options import Options
 from mypy.subtypes import is_subtype
 from mypy.types import (
@@ -357,3 +357,10 @@ def accepts(expected: Type, actual: Type | None) -> bool:
     p = get_proper_type(actual)
     known = p.last_known_value if isinstance(p, Instance) else None
     return known is not None and is_subtype(known, expected)
+
+
+def maps_every_argument(call: CallExpr, formals: list[list[int]]) -> bool:
+    """Whether an overload item has a parameter for each argument of ``call`` (``formals``:
+    ``map_actuals_to_formals``'s answer); a ``*args`` may fill none, as it may be empty."""
+    mapped = {a for actuals in formals for a in actuals}
+    return all(i in mapped or kind == ARG_STAR for i, kind in enumerate(call.arg_kinds))
