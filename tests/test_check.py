@@ -365,3 +365,11 @@ def test_logging_calls_whose_arguments_are_all_unpacked(
     findings = json.loads(out)["findings"]
     assert [(f["line"], f["rule"]) for f in findings] == [(4, "LS301"), (5, "LS301"), (6, "LS301")]
     assert all(f["sink"].endswith("formatting arguments passed as *args") for f in findings)
+    # The strict profile finds them in the tightened run already: each is reported once.
+    status, out, _ = _check(
+        ["--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         "--profile", "strict", str(tmp_path / "app.py")],
+        capsys,
+    )  # fmt: skip
+    lines = [f["line"] for f in json.loads(out)["findings"]]
+    assert lines == sorted(set(lines))

@@ -1013,3 +1013,35 @@ def test_disallow_any_agrees_with_report_any_on_every_composition_form(tmp_path:
     # types them Any, which PEP 675 lets through.
     errors = _errors(_mypy(tmp_path, [main], config=PLUGIN_CONFIG))
     assert [int(e.split(":")[1]) for e in errors] == [12, 13, 14, 15]
+
+
+UNPACKED_ARGUMENTS = """\
+from typing import overload
+from typing_extensions import LiteralString
+
+
+@overload
+def log(msg: object) -> None: ...
+@overload
+def log(msg: LiteralString, arg: object, /, *args: object) -> None: ...
+def log(msg: object, *args: object) -> None: ...
+
+
+def f(x: str, y: list[int]) -> None:
+    log(x, *y, 0)  # E
+    log(x, 1)  # E
+    log(x, *y)
+    log("literal %s", *y, 0)
+"""
+
+
+def test_an_overloaded_call_with_unpacked_arguments_is_judged(tmp_path: Path) -> None:
+    """`*args` no longer stops the plugin from judging an overloaded call: the item with
+    arguments is the one mypy takes for `log(x, *y, 0)`; for `log(x, *y)` mypy takes the first
+    item (`*y` may be empty), and so does the plugin."""
+    main = _write(tmp_path, "main.py", UNPACKED_ARGUMENTS)
+    errors = _errors(_mypy(tmp_path, [main]))
+    marked = [
+        n for n, line in enumerate(UNPACKED_ARGUMENTS.splitlines(), 1) if line.endswith("# E")
+    ]
+    assert [int(e.split(":")[1]) for e in errors] == marked
