@@ -373,3 +373,38 @@ def test_logging_calls_whose_arguments_are_all_unpacked(
     )  # fmt: skip
     lines = [f["line"] for f in json.loads(out)["findings"]]
     assert lines == sorted(set(lines))
+
+
+WINDOWS_ONLY = """\
+import subprocess
+import sys
+
+
+def run(cmd: str) -> None:
+    if sys.platform == "win32":
+        subprocess.run("cmd /c " + cmd, shell=True)
+"""
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_platform_checks_the_branches_of_another_platform(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Checkers evaluate `sys.platform` for the platform they check for and skip the other
+    branches (pyright on Linux misses corpus shell/052); `--platform win32` checks them."""
+    _checker("mypy+plugin" if name == "mypy" else name)
+    (tmp_path / "app.py").write_text(WINDOWS_ONLY, encoding="utf-8")
+    common = ["--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache")]
+    status, out, _ = _check([*common, "--platform", "win32", str(tmp_path / "app.py")], capsys)
+    assert status == EXIT_FINDINGS
+    assert [(f["line"], f["rule"]) for f in json.loads(out)["findings"]] == [(7, "LS201")]
+    if name == "pyright" and sys.platform != "win32":
+        status, out, _ = _check([*common, str(tmp_path / "app.py")], capsys)
+        assert json.loads(out)["findings"] == []
+
+
+def test_an_unknown_platform_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["check", "--platform", "windows", str(VULNERABLE)])
+    assert stopped.value.code == EXIT_ERROR
+    assert "invalid choice: 'windows'" in capsys.readouterr().err

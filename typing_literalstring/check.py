@@ -236,6 +236,7 @@ class _Runs:
     python_version: str | None
     environment: Environment
     workdir: Path
+    platform: str | None = None
 
     def run(
         self, files: Iterable[str], name: str, extra_paths: Sequence[Path], overlay: Path | None
@@ -247,6 +248,7 @@ class _Runs:
             workdir=self.workdir / name,
             extra_paths=extra_paths,
             python=self.environment.python,
+            platform=self.platform,
         )
 
 
@@ -730,6 +732,7 @@ def run_check(
     cwd: Path | None = None,
     progress: Progress = _silent,
     report_any: bool = False,
+    platform: str | None = None,
 ) -> CheckResult:
     """Check ``paths`` (none: the project root) with ``checker`` and our tightened stubs.
 
@@ -754,7 +757,7 @@ def run_check(
     overlay = cached_overlay(checker, profile, cache_dir)
     result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt
     workdir = Path(tempfile.mkdtemp(prefix="typing-literalstring-"))
-    runs = _Runs(checker, python_version, environment, workdir)
+    runs = _Runs(checker, python_version, environment, workdir, platform)
     base = checker.overlay_base()
     stdlib = _Stdlib(base, stdlib_modules(base))
     try:

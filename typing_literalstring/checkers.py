@@ -170,6 +170,7 @@ class Checker(ABC):
         extra_paths: Sequence[Path] = (),
         project: Path | None = None,
         python: Path | None = None,
+        platform: str | None = None,
     ) -> RunResult:
         """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
 
@@ -179,6 +180,8 @@ class Checker(ABC):
         settings are layered on top; the project's files are never changed.
         ``python_version`` None leaves the target to the project's configuration.
         ``python`` is the interpreter whose packages resolve imports (default: ours).
+        ``platform`` is the ``sys.platform`` to check for (``PLATFORMS``; default: the
+        checker's, that is, the machine's).
         """
         workdir.mkdir(parents=True, exist_ok=True)
         invocation = Invocation(
@@ -189,6 +192,7 @@ class Checker(ABC):
             workdir=workdir.resolve(),
             project=project.resolve() if project is not None else None,
             python=python if python is not None else Path(sys.executable),
+            platform=platform,
         )
         command, env = self.command(invocation)
         try:
@@ -241,6 +245,12 @@ class Checker(ABC):
         """Turn the checker's output into diagnostics with absolute paths."""
 
 
+# The platforms `check --platform` offers, as `sys.platform` names them; pyright spells them
+# its own way and checks one per run (docs/checker-facts.md).
+PLATFORMS = ("linux", "darwin", "win32")
+_PYRIGHT_PLATFORMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
+
+
 @dataclass(frozen=True)
 class Invocation:
     """One run of a checker, as the adapters see it (all paths absolute)."""
@@ -252,6 +262,7 @@ class Invocation:
     workdir: Path
     project: Path | None
     python: Path = Path(sys.executable)  # the environment whose packages resolve imports
+    platform: str | None = None  # the sys.platform checked for; None: the checker's default
 
     @property
     def cwd(self) -> Path:
@@ -370,6 +381,8 @@ class Mypy(Checker):
             command += ["--check-untyped-defs", "--explicit-package-bases"]
         if run.python_version is not None:
             command.append(f"--python-version={run.python_version}")
+        if run.platform is not None:
+            command.append(f"--platform={run.platform}")
         command.extend(str(f) for f in run.files)
         # MYPYPATH comes before the configuration's mypy_path, which keeps working.
         return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
@@ -480,6 +493,8 @@ class Pyright(Checker):
             config["extraPaths"] = [str(p) for p in run.extra_paths]
         if run.python_version is not None:
             config["pythonVersion"] = run.python_version
+        if run.platform is not None:
+            config["pythonPlatform"] = _PYRIGHT_PLATFORMS[run.platform]
         if run.overlay is not None:
             config["stubPath"] = str(run.overlay)
         elif run.project is None:
@@ -547,6 +562,8 @@ class Ty(Checker):
         ]
         if run.python_version is not None:
             command.append(f"--python-version={run.python_version}")
+        if run.platform is not None:
+            command.append(f"--python-platform={run.platform}")
         paths = [*([run.overlay] if run.overlay else []), *run.extra_paths]
         command.extend(f"--extra-search-path={p}" for p in paths)
         return [*command, *(str(f) for f in run.files)], {}
@@ -586,6 +603,8 @@ class Zuban(Checker):
         command += ["--show-column-numbers", "--no-pretty", f"--python-executable={run.python}"]
         if run.python_version is not None:
             command.append(f"--python-version={run.python_version}")
+        if run.platform is not None:
+            command.append(f"--platform={run.platform}")
         command.extend(str(f) for f in run.files)
         return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
 
@@ -620,6 +639,8 @@ class Pyrefly(Checker):
             command.append("--preset=default")
         if run.python_version is not None:
             command.append(f"--python-version={run.python_version}")
+        if run.platform is not None:
+            command.append(f"--python-platform={run.platform}")
         if run.overlay is not None:
             command.append(f"--typeshed-path={run.overlay}")
         command.extend(f"--search-path={p}" for p in run.extra_paths)

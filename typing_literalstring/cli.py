@@ -9,7 +9,7 @@ from typing import Sequence
 
 from . import __version__, baseline, output
 from .check import UsageError, run_check
-from .checkers import CHECKERS, COMMAND_CHECKERS, get_checker
+from .checkers import CHECKERS, COMMAND_CHECKERS, PLATFORMS, get_checker
 from .configure import DEFAULT_FOLDER, init
 from .doctor import diagnose, render
 from .errors import TypingLiteralStringError
@@ -61,6 +61,7 @@ def _check(args: argparse.Namespace) -> int:
         python=args.python,
         progress=_progress,
         report_any=args.report_any,
+        platform=args.platform,
     )
     if result.rebuilt_corrupt_cache:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
@@ -189,6 +190,12 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also report values of type Any (json.loads(...), an untyped library) that reach a "
         "LiteralString, which checkers let through (rule LS901; two more checker runs)",
+    )
+    check.add_argument(
+        "--platform",
+        choices=PLATFORMS,
+        help="the sys.platform to check for (default: this machine's); code under "
+        '`if sys.platform == "win32":` is checked only when the platform is win32',
     )
     check.set_defaults(run=_check)
 
