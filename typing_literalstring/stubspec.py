@@ -1,7 +1,8 @@
 """Stub specifications: our own statement of which parameters of a stdlib stub to tighten.
 
-A specification is a small ``.pyi`` file laid out like typeshed's ``stdlib/`` (``stubs/sqlite3/
-__init__.pyi`` speaks of ``stdlib/sqlite3/__init__.pyi``).  Each function in it names a
+A specification is a small ``.pyi`` file laid out like typeshed (``stubs/stdlib/sqlite3/
+__init__.pyi`` speaks of typeshed's ``stdlib/sqlite3/__init__.pyi``; a third-party
+distribution's will sit in ``stubs/<distribution>/``).  Each function in it names a
 function (or, inside a class, a method) of the base stub, and each annotated parameter gives
 that parameter its new type, in every overload and every ``sys.version_info`` branch::
 
@@ -90,6 +91,10 @@ class ModuleSpec:
         return self.target.split("/", 1)[0]
 
 
+# The folder of the standard library's specifications, as in typeshed.
+STDLIB = "stdlib"
+
+
 def specs_dir() -> Path:
     """Where the specifications are: inside an installed wheel, or in the source checkout."""
     here = Path(__file__).resolve().parent
@@ -106,8 +111,9 @@ def specs_dir() -> Path:
 
 
 def load_specs(directory: Path | None = None) -> list[ModuleSpec]:
-    """Every specification under ``directory``, in a stable order."""
-    root = directory if directory is not None else specs_dir()
+    """Every specification under ``directory`` (default: the standard library's), in a stable
+    order."""
+    root = directory if directory is not None else specs_dir() / STDLIB
     specs = [parse_spec(path, path.relative_to(root).as_posix()) for path in root.rglob("*.pyi")]
     if not specs:
         raise SpecError(f"no stub specifications (*.pyi) in {root}: reinstall typing-literalstring")
