@@ -8,12 +8,14 @@ import ast
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from typing_literalstring import check as check_module
+from typing_literalstring import output
 from typing_literalstring.checkers import (
     CHECKERS,
     COMMAND_CHECKERS,
@@ -24,7 +26,11 @@ from typing_literalstring.checkers import (
 )
 from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, main
 from typing_literalstring.errors import CheckerFailedError
-from typing_literalstring.literal_errors import is_about_literal_string, unresolved_module
+from typing_literalstring.literal_errors import (
+    is_about_literal_string,
+    is_untyped_module,
+    unresolved_module,
+)
 
 REPORTS = """\
 from typing_extensions import LiteralString
@@ -580,3 +586,35 @@ def test_the_untightened_comparison_leaves_out_what_the_checker_could_not_infer(
     )
     new = check_module.stub_errors(tightened, stock, {path})
     assert new == {(path, 150, 9, tightened[1].message)}
+
+
+def test_modules_installed_without_types_are_told_apart_from_missing_ones(tmp_path: Path) -> None:
+    """mypy's import-untyped module is installed: installing the dependencies changes nothing
+    there, its values are Any, and `--report-any` shows where they reach a sink."""
+    result = check_module.CheckResult("mypy+plugin", "2.4.1", "default", tmp_path)
+    result.unresolved = ["yaml", "asgi_csrf"]
+    result.untyped = ["asgi_csrf"]
+    notice = output.unresolved_notice(result)
+    assert notice is not None
+    missing, untyped = notice.split(" 1 imported module installed without types ")
+    assert "(yaml)" in missing
+    assert "Install the project's dependencies" in missing
+    assert untyped.startswith("(asgi_csrf)")
+    assert "--report-any" in untyped
+    result.unresolved = ["asgi_csrf"]
+    notice = output.unresolved_notice(result)
+    assert notice is not None
+    assert "Install the project's dependencies" not in notice
+    diagnostic = Diagnostic(
+        "app.py",
+        1,
+        1,
+        "error",
+        'Skipping analyzing "asgi_csrf": module is installed, but missing library stubs or '
+        "py.typed marker",
+        "import-untyped",
+    )
+    assert is_untyped_module(diagnostic)
+    # A stub package exists for this one (mypy names it), but the module is installed too.
+    assert is_untyped_module(replace(diagnostic, message='Library stubs not installed for "yaml"'))
+    assert not is_untyped_module(replace(diagnostic, code="import-not-found"))

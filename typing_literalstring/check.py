@@ -48,6 +48,7 @@ from .literal_errors import (
     callee_in,
     is_about_literal_string,
     is_no_matching_overload,
+    is_untyped_module,
     notes_name_literal_string,
     unresolved_module,
 )
@@ -160,6 +161,8 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=lambda: [])
     other: list[Diagnostic] = field(default_factory=lambda: [])  # errors that are not findings
     unresolved: list[str] = field(default_factory=lambda: [])  # modules that did not resolve
+    # Of those, the ones installed without types (mypy's "Skipping analyzing"): values are Any.
+    untyped: list[str] = field(default_factory=lambda: [])
     unresolved_errors: int = 0
     unparsable: list[Unparsable] = field(default_factory=lambda: [])
     unchecked: list[Unchecked] = field(default_factory=lambda: [])  # refused by the checker
@@ -916,6 +919,8 @@ def _classify(
         if module is not None:
             unresolved[module] = None
             result.unresolved_errors += 1
+            if is_untyped_module(diagnostic) and module not in result.untyped:
+                result.untyped.append(module)
             continue
         call = _sink_call_of(entry, diagnostic) if _key(diagnostic) in from_stubs else None
         if call is not None:

@@ -126,6 +126,13 @@ def callee_in(messages: tuple[str, ...]) -> Callee | None:
     return None
 
 
+def is_untyped_module(diagnostic: Diagnostic) -> bool:
+    """mypy's import-untyped: the module is installed but has no types ("Skipping analyzing
+    "x": module is installed, but missing library stubs or py.typed marker", or "Library stubs
+    not installed for "yaml"", when a stub package exists); its values are Any."""
+    return diagnostic.code == "import-untyped"
+
+
 def unresolved_module(diagnostic: Diagnostic) -> str | None:
     """The module an unresolved-import error names, or None when it is not one."""
     if diagnostic.code not in _UNRESOLVED_CODES and not (

@@ -37,19 +37,36 @@ def _sink(finding: Finding) -> str:
 
 
 def unresolved_notice(result: CheckResult) -> str | None:
-    """What to say when imports did not resolve: values from them are unknown to the checker."""
-    if not result.unresolved:
-        return None
-    count = len(result.unresolved)
-    shown = ", ".join(result.unresolved[:_SHOWN_MODULES])
-    more = f" and {count - _SHOWN_MODULES} more" if count > _SHOWN_MODULES else ""
+    """What to say when imports did not resolve (values from them are unknown to the checker),
+    or resolved to packages without types (values from them are Any)."""
+    missing = [m for m in result.unresolved if m not in result.untyped]
+    said: list[str] = []
     python = result.environment.python if result.environment else "the project's Python"
-    return (
-        f"{count} imported module{'s' if count != 1 else ''} could not be resolved ({shown}{more}):"
-        f" {result.checker} treats values from them as unknown, so sinks reached through them "
-        f"are not checked. Install the project's dependencies into {python}, or point --python "
-        "at the environment that has them."
-    )
+    if missing:
+        said.append(
+            f"{_count(missing, 'imported module')} could not be resolved ({_shown(missing)}):"
+            f" {result.checker} treats values from them as unknown, so sinks reached through "
+            f"them are not checked. Install the project's dependencies into {python}, or point "
+            "--python at the environment that has them."
+        )
+    if result.untyped:
+        said.append(
+            f"{_count(result.untyped, 'imported module')} installed without types "
+            f"({_shown(result.untyped)}): {result.checker} treats values from them as Any, which "
+            "a LiteralString accepts unverified. Install their stub packages where they exist "
+            "(types-PyYAML for yaml), or run with --report-any to see where such values reach a "
+            "sink."
+        )
+    return " ".join(said) or None
+
+
+def _count(modules: list[str], what: str) -> str:
+    return f"{len(modules)} {what}{'s' if len(modules) != 1 else ''}"
+
+
+def _shown(modules: list[str]) -> str:
+    more = len(modules) - _SHOWN_MODULES
+    return ", ".join(modules[:_SHOWN_MODULES]) + (f" and {more} more" if more > 0 else "")
 
 
 def unchecked_notice(result: CheckResult) -> str | None:
@@ -210,6 +227,7 @@ def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = F
         "other_errors": len(result.other),
         "unresolved_imports": {
             "modules": result.unresolved,
+            "untyped": result.untyped,
             "errors": result.unresolved_errors,
             "notice": unresolved_notice(result),
         },
