@@ -38,6 +38,7 @@ from . import (
     own_sinks,
     reveal,
     suppressions,
+    thirdparty,
     unverified,
     unverified_refusals,
 )
@@ -163,6 +164,8 @@ class CheckResult:
     unresolved: list[str] = field(default_factory=lambda: [])  # modules that did not resolve
     # Of those, the ones installed without types (mypy's "Skipping analyzing"): values are Any.
     untyped: list[str] = field(default_factory=lambda: [])
+    # The third-party packages we have specifications for, covered or not (thirdparty.py).
+    third_party: list[thirdparty.Coverage] = field(default_factory=lambda: [])
     unresolved_errors: int = 0
     unparsable: list[Unparsable] = field(default_factory=lambda: [])
     unchecked: list[Unchecked] = field(default_factory=lambda: [])  # refused by the checker
@@ -240,10 +243,21 @@ class _Runs:
     environment: Environment
     workdir: Path
     platform: str | None = None
+    third_party: Path | None = None  # the tightened third-party packages (thirdparty.py)
 
     def run(
-        self, files: Iterable[str], name: str, extra_paths: Sequence[Path], overlay: Path | None
+        self,
+        files: Iterable[str],
+        name: str,
+        extra_paths: Sequence[Path],
+        overlay: Path | None,
+        *,
+        stock: bool = False,
     ) -> RunResult:
+        """One run of the checker; ``stock``: without the tightened third-party packages
+        (the comparison run on the untightened stubs)."""
+        if self.third_party is not None and not stock:
+            extra_paths = [*extra_paths, self.third_party]
         return self.checker.run(
             [Path(f) for f in sorted(files)],
             python_version=self.python_version,
@@ -427,18 +441,43 @@ def stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str]) 
     return new
 
 
-def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic], source: str) -> Finding:
+def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic], entry: _Parsed) -> Finding:
     messages = tuple(d.message for d in diagnostics)
     return Finding(
         diagnostics[0].path,
         call.line,
         call.column,
         call.rule,
-        qualified_api(call, messages),
+        _third_party_api(call, diagnostics, entry) or qualified_api(call, messages),
         call.callee,
-        _source_line(source, call.line),
+        _source_line(entry.source, call.line),
         messages,
     )
+
+
+# The class a message names: zuban's `"execute" of "Cursor"`, ty's `Cursor.execute`.
+_CLASS_NAMED = re.compile(r'"\w+" of "(\w+)"|`(?:\w+\.)*(\w+)\.\w+`')
+
+
+def _third_party_api(call: SinkCall, diagnostics: list[Diagnostic], entry: _Parsed) -> str:
+    """A third-party sink's name, where the messages tell which one it is; else, when they
+    name only the method (zuban's "No overload variant of "execute" of "Cursor""), the
+    sinks of that name in the distributions the file imports ("" when none)."""
+    called_as = call.callee.rsplit(".", 1)[-1].strip()
+    named = {t.api for d in diagnostics for t in own_sinks.matching(d, called_as) if t.distribution}
+    if not named and not any(own_sinks.matching(d, called_as) for d in diagnostics):
+        imported = {qualified.split(".")[0] for qualified in entry.names.values()}
+        classes = {c for d in diagnostics for m in _CLASS_NAMED.findall(d.message) for c in m if c}
+        named = {
+            t.api
+            for t in own_sinks.tightened_parameters()
+            if t.distribution
+            and t.called_as == called_as
+            and t.module.split(".")[0] in imported
+            and (not classes or t.owner in classes)
+            and "sqlite3" not in imported
+        }
+    return " or ".join(sorted(named))
 
 
 def _literal_finding(parsed: _Parsed, diagnostics: list[Diagnostic]) -> Finding:
@@ -764,6 +803,10 @@ def run_check(
     base = checker.overlay_base()
     stdlib = _Stdlib(base, stdlib_modules(base))
     try:
+        progress("tightening the third-party packages installed in the checked environment")
+        result.third_party = thirdparty.build(environment.python, workdir / "third-party", profile)
+        if any(c.covered for c in result.third_party):
+            runs = replace(runs, third_party=workdir / "third-party")
         # Parsing every file costs about as much as a fast checker's run.  Where a syntax
         # error does not stop the checker, the files are parsed while it runs (it waits in
         # another process); elsewhere the files that do not parse are left out of its run.
@@ -791,7 +834,7 @@ def run_check(
             progress(f"comparing {len(at_sinks)} files with the untightened stubs")
             stock_overlay = cached_overlay(checker, UNTIGHTENED, cache_dir)
             result.rebuilt_corrupt_cache |= stock_overlay.rebuilt_corrupt
-            stock = runs.run(at_sinks, "untightened", search, stock_overlay.root)
+            stock = runs.run(at_sinks, "untightened", search, stock_overlay.root, stock=True)
             from_stubs |= stub_errors(tightened, stock, at_sinks)
         about = _about_literal_strings(run, tightened, from_stubs, checker.name)
         unsure = [
@@ -945,8 +988,7 @@ def _classify(
             result.other.append(diagnostic)
     result.unresolved = list(unresolved)
     findings = [
-        _stub_finding(call, group, parsed[group[0].path].source)
-        for call, group in at_stub_sink.values()
+        _stub_finding(call, group, parsed[group[0].path]) for call, group in at_stub_sink.values()
     ]
     # A call the stubs already made a sink finding of is not reported twice.
     stub_calls = {(f.path, f.line, f.column) for f in findings}

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, thirdparty
 from .check import CheckResult, Finding
 from .project import root_relative
 from .sinks import NON_LITERAL, RULES, UNVERIFIED
@@ -58,6 +58,17 @@ def unresolved_notice(result: CheckResult) -> str | None:
             "sink."
         )
     return " ".join(said) or None
+
+
+def third_party_notice(result: CheckResult) -> str | None:
+    """What to say of the installed third-party packages we have specifications for but could
+    not tighten: their sinks are not checked."""
+    missed = [c for c in result.third_party if not c.covered and c.why != thirdparty.NOT_INSTALLED]
+    if not missed:
+        return None
+    return "not tightened, so their sinks are not checked: " + "; ".join(
+        f"{c.package} ({c.why})" for c in missed
+    )
 
 
 def _count(modules: list[str], what: str) -> str:
@@ -158,7 +169,7 @@ def text(result: CheckResult, show_other: bool = False, warn_unused: bool = Fals
             )
     lines.extend(f"error: {line}" for line in unparsable_notice(result))
     lines.extend(f"warning: {line}" for line in suppression_notices(result, warn_unused))
-    for notice in (unchecked_notice(result), unresolved_notice(result)):
+    for notice in (unchecked_notice(result), unresolved_notice(result), third_party_notice(result)):
         if notice is not None:
             lines.append(f"warning: {notice}")
     aside = set_aside(result)
@@ -225,6 +236,15 @@ def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = F
         },
         "suppression_problems": suppression_notices(result, warn_unused),
         "other_errors": len(result.other),
+        "third_party": [
+            {
+                "distribution": c.distribution,
+                "package": c.package,
+                "covered": c.covered,
+                "why": c.why,
+            }
+            for c in result.third_party
+        ],
         "unresolved_imports": {
             "modules": result.unresolved,
             "untyped": result.untyped,
@@ -334,7 +354,7 @@ def sarif(result: CheckResult, warn_unused: bool = False) -> str:
         }
         for u in result.unparsable
     ]
-    for notice in (unchecked_notice(result), unresolved_notice(result)):
+    for notice in (unchecked_notice(result), unresolved_notice(result), third_party_notice(result)):
         if notice is not None:
             notifications.append({"level": "warning", "message": {"text": notice}})
     notifications += [

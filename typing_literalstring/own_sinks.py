@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Collection, Sequence
 
+from . import thirdparty
 from .checkers import Diagnostic
 from .literal_errors import (
     Callee,
@@ -44,6 +45,15 @@ class TightenedParameter:
     parameter: str
     annotation: str  # as the specification writes it: "LiteralString | Sequence[LiteralString]"
     condition: str  # stubspec.ALWAYS, SHELL (only with shell=True) or ARGS
+    distribution: str = ""  # a third-party one's specification folder; "" for the stdlib
+
+    @property
+    def api(self) -> str:
+        """How a finding names it: "psycopg2 cursor.execute", "psycopg2.sql.SQL"."""
+        if self.function == "__init__":
+            return f"{self.module}.{self.owner}"
+        owner = f"{self.owner}." if self.owner else ""
+        return f"{self.distribution or self.module} {owner}{self.function}"
 
     @property
     def called_as(self) -> str:
@@ -61,6 +71,12 @@ def _module_of(target: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def tightened_parameters() -> tuple[TightenedParameter, ...]:
+    """Every parameter our specifications tighten: the stdlib's, then third-party ones."""
+    specs = [("", spec) for spec in load_specs()] + [
+        (distribution, spec)
+        for distribution, specs in thirdparty.specifications().items()
+        for spec in specs
+    ]
     return tuple(
         TightenedParameter(
             _module_of(spec.target),
@@ -69,15 +85,18 @@ def tightened_parameters() -> tuple[TightenedParameter, ...]:
             r.name,
             r.annotation,
             function.condition,
+            distribution,
         )
-        for spec in load_specs()
+        for distribution, spec in specs
         for function in spec.functions
         for r in function.retypes
     )
 
 
-def _normalised(annotation: str) -> str:
-    return "".join(annotation.split())
+def _members(annotation: str) -> frozenset[str]:
+    """A union's members, whatever their order (pyrefly writes `LiteralString | Composable |
+    bytes` for our `LiteralString | bytes | Composable`)."""
+    return frozenset("".join(part.split()) for part in annotation.split("|"))
 
 
 def literal_string_functions(tree: ast.AST, source: str) -> set[str]:
@@ -124,16 +143,32 @@ def judge(
     callee = callee_in((diagnostic.message,))
     if expected is None or callee is None:
         return Verdict.UNSURE
-    named = [t for t in tightened_parameters() if t.called_as == called_as and _names(callee, t)]
+    named = matching(diagnostic, called_as)
     if not named:
-        return Verdict.NOT_OURS  # another callee inside the sink's arguments, or not ours
-    parameter = "" if callee.parameter.startswith("argument ") else callee.parameter
-    if not any(
-        _normalised(expected) == _normalised(t.annotation) and parameter in ("", t.parameter)
-        for t in named
-    ):
-        return Verdict.NOT_OURS  # the same name, another type: psycopg's execute
+        return Verdict.NOT_OURS  # another callee or another type (psycopg 3's execute)
+    callee = callee_in((diagnostic.message,))
+    if all(t.distribution for t in named) and not (callee is not None and callee.qualified):
+        # psycopg 3's own `sql.SQL(obj: LiteralString)` reads like psycopg2's from ours.
+        return Verdict.UNSURE
     return Verdict.UNSURE if called_as in ambiguous else Verdict.OURS
+
+
+def matching(diagnostic: Diagnostic, called_as: str) -> list[TightenedParameter]:
+    """The tightened parameters an error about LiteralString may speak of: the callee, the
+    expected type and (where the checker names it) the parameter all match."""
+    expected = expected_type(diagnostic.message)
+    callee = callee_in((diagnostic.message,))
+    if expected is None or callee is None:
+        return []
+    parameter = "" if callee.parameter.startswith("argument ") else callee.parameter
+    return [
+        t
+        for t in tightened_parameters()
+        if t.called_as == called_as
+        and _names(callee, t)
+        and _members(expected) == _members(t.annotation)
+        and parameter in ("", t.parameter)
+    ]
 
 
 # `@when_shell` gives the base overload `shell: Literal[False]`; the stock stubs say `shell: bool`.

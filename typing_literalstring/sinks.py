@@ -31,7 +31,8 @@ SQL = Rule(
     "LS101",
     "sql-injection",
     "SQL",
-    "A non-literal string reaches the SQL text of a sqlite3 execute method.",
+    "A non-literal string reaches the SQL text of a query: an execute method (sqlite3, and "
+    "psycopg2 and PyMySQL where their stub packages are installed) or psycopg2.sql.SQL.",
     "Keep the SQL text literal and pass values as query parameters: "
     'conn.execute("SELECT * FROM t WHERE id = ?", (value,)).',
 )
@@ -88,6 +89,10 @@ SINK_NAMES: dict[str, tuple[Rule, str]] = {
         m: (SQL, f"sqlite3 Connection/Cursor.{m}")
         for m in ("execute", "executemany", "executescript")
     },
+    # Third-party SQL sinks (stubs/psycopg2, stubs/PyMySQL): named by their specification
+    # where the checker's message tells which one it is.
+    **{m: (SQL, f"a driver's cursor.{m}") for m in ("mogrify", "copy_expert")},
+    "SQL": (SQL, "psycopg2.sql.SQL"),
     **{
         f: (SHELL, f"subprocess.{f}")
         for f in ("run", "call", "check_call", "check_output", "Popen")

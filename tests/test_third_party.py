@@ -1,0 +1,149 @@
+"""Third-party sinks: our specifications applied to the stub packages installed in the checked
+environment (types-psycopg2, types-PyMySQL; see docs/third-party-overrides.md)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from typing_literalstring import thirdparty
+from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
+from typing_literalstring.cli import EXIT_FINDINGS, EXIT_OK, main
+from typing_literalstring.errors import TypingLiteralStringError
+from typing_literalstring.stubspec import specs_dir
+
+APP = """\
+import psycopg2
+import pymysql
+from psycopg2 import sql
+
+
+def pg(user: str, table: str) -> None:
+    conn = psycopg2.connect("dbname=x")
+    cur = conn.cursor()
+    cur.execute("SELECT * FROM t WHERE name = '" + user + "'")  # E: psycopg2 cursor.execute
+    cur.execute("SELECT * FROM t WHERE name = %s", (user,))
+    cur.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(table)))
+    cur.execute(sql.SQL("SELECT * FROM " + table))  # E: psycopg2.sql.SQL
+    cur.executemany(f"INSERT INTO {table} VALUES (%s)", [(1,)])  # E: psycopg2 cursor.executemany
+    cur.mogrify("SELECT %s", (user,))
+
+
+def my(user: str) -> None:
+    conn = pymysql.connect(host="x")
+    with conn.cursor() as cur:
+        cur.execute("SELECT * FROM t WHERE name = '%s'" % user)  # E: PyMySQL Cursor.execute
+        cur.execute("SELECT * FROM t WHERE name = %s", (user,))
+"""
+MARKED = [
+    (n, text.split("# E: ")[1]) for n, text in enumerate(APP.splitlines(), 1) if "# E: " in text
+]
+
+
+def _installed(package: str) -> Path | None:
+    """Where the test environment has ``package`` (a stub package folder), if it has it."""
+    sites = thirdparty.site_packages(Path(sys.executable))
+    return next((s / package for s in sites if (s / package).is_dir()), None)
+
+
+def _stub_packages_installed() -> None:
+    for package in ("psycopg2-stubs", "pymysql-stubs"):
+        if _installed(package) is None:
+            pytest.skip(f"{package} is not installed (the test extras install it)")
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_each_driver_injection_is_a_sql_finding_named_after_its_sink(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each marked line is LS101 with its sink named, under every checker; the query
+    parameters, psycopg2.sql composition and mogrify with values stay silent."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    _stub_packages_installed()
+    (tmp_path / "app.py").write_text(APP, encoding="utf-8")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         str(tmp_path / "app.py")]
+    )  # fmt: skip
+    document = json.loads(capsys.readouterr().out)
+    assert status == EXIT_FINDINGS
+    assert [(f["line"], f["rule"], f["sink"]) for f in document["findings"]] == [
+        (line, "LS101", sink) for line, sink in MARKED
+    ]
+    covered = {c["package"]: c["covered"] for c in document["third_party"]}
+    assert covered == {"psycopg2": True, "pymysql": True}
+
+
+def test_without_the_overlay_no_checker_sees_these_sinks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stock stub packages take any str: with no specification for them, pyright reports
+    nothing, so every finding above comes from our tightening."""
+    _stub_packages_installed()
+    if not CHECKERS["pyright"].is_installed():
+        pytest.skip("pyright is not installed")
+    (tmp_path / "app.py").write_text(APP, encoding="utf-8")
+    empty = tmp_path / "specs"
+    (empty / "stdlib").mkdir(parents=True)
+    shutil.copytree(specs_dir() / "stdlib", empty / "stdlib", dirs_exist_ok=True)
+    monkeypatch.setattr(thirdparty, "specs_dir", lambda: empty)
+    status = main(
+        ["check", "--checker", "pyright", "--format", "json", "--cache-dir",
+         str(tmp_path / "cache"), str(tmp_path / "app.py")]
+    )  # fmt: skip
+    assert status == EXIT_OK
+    assert json.loads(capsys.readouterr().out)["findings"] == []
+
+
+def test_a_specification_that_no_longer_applies_leaves_its_package_uncovered(
+    tmp_path: Path,
+) -> None:
+    """A stub package whose cursor has no execute any more: psycopg2 is not covered, the
+    reason names the specification line, and PyMySQL is still tightened."""
+    site = tmp_path / "site"
+    (site / "psycopg2-stubs").mkdir(parents=True)
+    (site / "psycopg2-stubs" / "__init__.pyi").write_text("", encoding="utf-8")
+    (site / "psycopg2-stubs" / "_psycopg.pyi").write_text("class cursor: ...\n", "utf-8")
+    (site / "psycopg2-stubs" / "sql.pyi").write_text(
+        "class SQL:\n    def __init__(self, string: str) -> None: ...\n", "utf-8"
+    )
+    real = _installed("pymysql-stubs")
+    if real is None:
+        pytest.skip("pymysql-stubs is not installed (the test extras install it)")
+    shutil.copytree(real, site / "pymysql-stubs")
+    coverage = {c.package: c for c in thirdparty.build_from([site], tmp_path / "out", "default")}
+    assert not coverage["psycopg2"].covered
+    assert "_psycopg.pyi:" in coverage["psycopg2"].why
+    assert "cursor.execute is not defined" in coverage["psycopg2"].why
+    assert coverage["pymysql"].covered
+    tightened = (tmp_path / "out" / "pymysql" / "cursors.pyi").read_text(encoding="utf-8")
+    assert "def execute(self, query: LiteralString" in tightened
+    assert (tmp_path / "out" / "pymysql-stubs" / "cursors.pyi").read_text("utf-8") == tightened
+    assert not (tmp_path / "out" / "psycopg2").exists()
+
+
+def test_a_package_installed_without_its_stub_package_is_said_not_covered(
+    tmp_path: Path,
+) -> None:
+    site = tmp_path / "site"
+    (site / "pymysql").mkdir(parents=True)
+    (site / "pymysql" / "__init__.py").write_text("", encoding="utf-8")
+    coverage = {c.package: c for c in thirdparty.build_from([site], tmp_path / "out", "default")}
+    assert coverage["pymysql"].why == "installed with inline types, which are not tightened yet"
+    assert coverage["psycopg2"].why == thirdparty.NOT_INSTALLED
+
+
+def test_an_interpreter_that_cannot_answer_is_an_error(tmp_path: Path) -> None:
+    broken = tmp_path / "python"
+    broken.write_text("#!/bin/sh\nexit 3\n", encoding="utf-8")
+    broken.chmod(0o755)
+    with pytest.raises(TypingLiteralStringError, match="point --python"):
+        thirdparty.site_packages(broken)
+    assert subprocess.run([str(broken)], check=False).returncode == 3
