@@ -109,6 +109,7 @@ def test_a_specification_that_no_longer_applies_leaves_its_package_uncovered(
     reason names the specification line, and PyMySQL is still tightened."""
     site = tmp_path / "site"
     (site / "psycopg2-stubs").mkdir(parents=True)
+    (site / "types_psycopg2-2.9.0.dist-info").mkdir()
     (site / "psycopg2-stubs" / "__init__.pyi").write_text("", encoding="utf-8")
     (site / "psycopg2-stubs" / "_psycopg.pyi").write_text("class cursor: ...\n", "utf-8")
     (site / "psycopg2-stubs" / "sql.pyi").write_text(
@@ -121,6 +122,7 @@ def test_a_specification_that_no_longer_applies_leaves_its_package_uncovered(
     coverage = {c.package: c for c in thirdparty.build_from([site], tmp_path / "out", "default")}
     assert not coverage["psycopg2"].covered
     assert "_psycopg.pyi:" in coverage["psycopg2"].why
+    assert "types-psycopg2 2.9.0" in coverage["psycopg2"].why  # the installed version
     assert "cursor.execute is not defined" in coverage["psycopg2"].why
     assert coverage["pymysql"].covered
     tightened = (tmp_path / "out" / "pymysql" / "cursors.pyi").read_text(encoding="utf-8")

@@ -111,10 +111,26 @@ def _build_package(
         }
     except (OSError, SpecError) as error:
         return Coverage(
-            distribution, package, False, f"the specification no longer applies to {stubs}: {error}"
+            distribution,
+            package,
+            False,
+            f"the specification no longer applies to {_installed_version(stubs, distribution)} "
+            f"({stubs}): {error}",
         )
     for name in (package, f"{package}-stubs"):
         shutil.copytree(stubs, into / name, dirs_exist_ok=True)
         for relative, text in tightened.items():
             (into / name / relative).write_text(text, encoding="utf-8")
-    return Coverage(distribution, package, True, f"{stubs.name} in {stubs.parent}")
+    return Coverage(
+        distribution, package, True, f"{_installed_version(stubs, distribution)} in {stubs.parent}"
+    )
+
+
+def _installed_version(stubs: Path, distribution: str) -> str:
+    """The stub distribution and its version, from its ``.dist-info`` beside ``stubs``
+    (``types-psycopg2 2.9.21.20261008``); the folder's name when there is none."""
+    prefix = f"types_{distribution}-".lower()
+    for info in sorted(stubs.parent.glob("*.dist-info")):
+        if info.name.lower().startswith(prefix):
+            return f"types-{distribution} {info.name[len(prefix) : -len('.dist-info')]}"
+    return stubs.name
