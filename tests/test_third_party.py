@@ -78,7 +78,7 @@ def test_each_driver_injection_is_a_sql_finding_named_after_its_sink(
         (line, "LS101", sink) for line, sink in MARKED
     ]
     covered = {c["package"]: c["covered"] for c in document["third_party"]}
-    assert covered == {"psycopg2": True, "pymysql": True}
+    assert covered == {"MySQLdb": True, "psycopg2": True, "pymysql": True}
 
 
 def test_without_the_overlay_no_checker_sees_these_sinks(
@@ -149,3 +149,36 @@ def test_an_interpreter_that_cannot_answer_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(TypingLiteralStringError, match="point --python"):
         thirdparty.site_packages(broken)
     assert subprocess.run([str(broken)], check=False).returncode == 3
+
+
+MYSQLCLIENT = """\
+from MySQLdb.cursors import Cursor
+
+
+def q(cur: Cursor, user: str) -> None:
+    cur.execute("SELECT * FROM t WHERE name = '%s'" % user)
+    cur.execute("SELECT * FROM t WHERE name = %s", (user,))
+    cur.executemany("INSERT INTO t VALUES (" + user + ")", [])
+"""
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_mysqlclient_execute_gets_the_annotation_its_base_lacks(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """types-mysqlclient leaves `execute(self, query, args=None)` unannotated: ours is LS101.
+    Its `executemany` already takes LiteralString, so that one is the library's own (LS001)."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    if _installed("MySQLdb-stubs") is None:
+        pytest.skip("MySQLdb-stubs is not installed (the test extras install it)")
+    (tmp_path / "db.py").write_text(MYSQLCLIENT, encoding="utf-8")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         str(tmp_path / "db.py")]
+    )  # fmt: skip
+    assert status == EXIT_FINDINGS
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["line"], f["rule"]) for f in findings] == [(5, "LS101"), (7, "LS001")]
+    assert findings[0]["sink"] == "mysqlclient BaseCursor.execute"

@@ -112,7 +112,7 @@ def test_when_args_splits_by_formatting_arguments(tmp_path: Path) -> None:
     [
         ("def missing(x: int): ...\n", "missing is not defined in the base mod.pyi"),
         ("class Conn:\n    def gone(self, x: int): ...\n", "Conn.gone is not defined"),
-        ("class Conn:\n    def execute(self, query: int): ...\n", "no annotated parameter 'query'"),
+        ("class Conn:\n    def execute(self, query: int): ...\n", "no parameter 'query'"),
         (
             "from typing_literalstring.stubspec import when_shell\n"
             "@when_shell\ndef info(msg: int): ...\n",
@@ -126,6 +126,19 @@ def test_a_specification_that_no_longer_matches_fails_loudly(
 ) -> None:
     with pytest.raises(SpecError, match=message):
         tighten_module(BASE, _spec(tmp_path, spec_text), "default")
+
+
+def test_an_unannotated_base_parameter_gets_the_annotation(tmp_path: Path) -> None:
+    """types-mysqlclient leaves `BaseCursor.execute(self, query, args=None)` unannotated; the
+    specification's type is added after the name, and nothing else moves."""
+    base = "class BaseCursor:\n    def execute(self, query, args=None): ...\n"
+    spec = _spec(
+        tmp_path,
+        "from typing_extensions import LiteralString\n"
+        "class BaseCursor:\n    def execute(self, query: LiteralString | bytes): ...\n",
+    )
+    out = tighten_module(base, spec, "default")
+    assert "def execute(self, query: LiteralString | bytes, args=None): ..." in out
 
 
 def test_unknown_decorator_and_empty_spec_are_refused(tmp_path: Path) -> None:

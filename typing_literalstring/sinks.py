@@ -31,8 +31,8 @@ SQL = Rule(
     "LS101",
     "sql-injection",
     "SQL",
-    "A non-literal string reaches the SQL text of a query: an execute method (sqlite3, and "
-    "psycopg2 and PyMySQL where their stub packages are installed) or psycopg2.sql.SQL.",
+    "A non-literal string reaches the SQL text of a query: an execute method (sqlite3; psycopg2, "
+    "PyMySQL and mysqlclient where their stub packages are installed) or psycopg2.sql.SQL.",
     "Keep the SQL text literal and pass values as query parameters: "
     'conn.execute("SELECT * FROM t WHERE id = ?", (value,)).',
 )

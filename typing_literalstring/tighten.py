@@ -132,11 +132,17 @@ def _retype(text: _Source, node: _Function, spec: FunctionSpec, where: str) -> l
     edits: list[_Edit] = []
     for retype in spec.retypes:
         parameter = parameters.get(retype.name)
-        if parameter is None or parameter.annotation is None:
+        if parameter is None:
             raise SpecError(
-                f"{where}: the base has no annotated parameter {retype.name!r} "
+                f"{where}: the base has no parameter {retype.name!r} "
                 f"(it has {', '.join(parameters) or 'none'}): update the specification"
             )
+        if parameter.annotation is None:
+            # An unannotated parameter (types-mysqlclient's `execute(self, query, args=None)`)
+            # gets the annotation after its name.
+            name_end = text.start(parameter) + len(parameter.arg.encode("utf-8"))
+            edits.append(_Edit(name_end, name_end, b": " + retype.annotation.encode("utf-8")))
+            continue
         edits.append(
             _Edit(
                 text.start(parameter.annotation),
