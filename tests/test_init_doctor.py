@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from typing_literalstring import thirdparty
 from typing_literalstring.checkers import CHECKERS, MypyPlugin
 from typing_literalstring.cli import EXIT_ERROR, EXIT_OK, main
 
@@ -250,7 +252,7 @@ def test_init_and_doctor_from_a_subfolder_act_on_the_project_root(
     assert main(["doctor", *where, "--checker", "pyright"]) == EXIT_OK
     assert (
         capsys.readouterr()
-        .out.rstrip()
+        .out.splitlines()[0]
         .endswith("this project's configuration loads our stubs: yes")
     )
 
@@ -267,7 +269,7 @@ def test_doctor_from_a_subfolder_reads_the_project_roots_configuration(
     assert main(["doctor", "--project", str(sub), "--checker", "pyright"]) == EXIT_OK
     assert (
         capsys.readouterr()
-        .out.rstrip()
+        .out.splitlines()[0]
         .endswith("this project's configuration loads our stubs: yes")
     )
 
@@ -405,3 +407,20 @@ def test_doctor_says_why_mypy_does_not_enforce_when_the_plugin_cannot_run(
         in line
     )
     assert "our plugin cannot run: too old)" in line
+
+
+def test_doctor_lists_the_third_party_packages_check_tightens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The packages of the chosen environment that our specifications speak of: the same for
+    every checker, and said plainly to be `check`'s only, since `init` does not write them."""
+    _installed("pyright")
+    sites = thirdparty.site_packages(Path(sys.executable))
+    if not any((s / "psycopg2-stubs").is_dir() for s in sites):
+        pytest.skip("psycopg2-stubs is not installed (the test extras install it)")
+    doctor = ["doctor", "--project", str(tmp_path), "--checker", "pyright"]
+    assert main([*doctor, "--python", sys.executable]) == EXIT_OK
+    out = capsys.readouterr().out
+    assert "third-party sinks, for the packages installed in " in out
+    assert "  psycopg2: `check` tightens it (types-psycopg2 2.9.21." in out
+    assert "your own checker runs do not load it" in out

@@ -11,10 +11,10 @@ from . import __version__, baseline, output
 from .check import UsageError, run_check
 from .checkers import CHECKERS, COMMAND_CHECKERS, PLATFORMS, get_checker
 from .configure import DEFAULT_FOLDER, init
-from .doctor import diagnose, render
+from .doctor import diagnose, render, third_party
 from .errors import TypingLiteralStringError
 from .overlay import LAYOUTS, build_overlay
-from .project import find_root
+from .project import choose_environment, find_root
 from .tighten import PROFILES
 
 EXIT_OK = 0
@@ -106,6 +106,7 @@ def _doctor(args: argparse.Namespace) -> int:
     project = find_root(start)  # the configuration the checkers read there is the root's
     diagnoses = [diagnose(CHECKERS[name], project) for name in args.checker or COMMAND_CHECKERS]
     sys.stdout.write(render(diagnoses))
+    sys.stdout.write(third_party(choose_environment(args.python, project).python))
     return EXIT_OK
 
 
@@ -211,6 +212,12 @@ def parser() -> argparse.ArgumentParser:
         "--project",
         default=".",
         help="a folder of the project; its root is found from there upwards (default: here)",
+    )
+    doctor.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the project's Python, whose installed packages decide which third-party sinks "
+        "`check` tightens (default: as for check)",
     )
     doctor.set_defaults(run=_doctor)
 

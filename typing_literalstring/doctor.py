@@ -6,6 +6,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import thirdparty
 from .checkers import CHECKERS, Checker, MypyPlugin, enforcing
 from .errors import TypingLiteralStringError
 
@@ -139,4 +140,22 @@ def render(diagnoses: list[Diagnosis]) -> str:
             f"{d.checker} {d.version}: enforces LiteralString: {enforces}; Appendix C str "
             f"overloads: {appendix}; this project's configuration loads our stubs: {loads}"
         )
+    return "\n".join(lines) + "\n"
+
+
+def third_party(python: Path) -> str:
+    """Which third-party packages `check` tightens for the environment of ``python``: the same
+    for every checker (docs/third-party-overrides.md), and only in `check` so far."""
+    with tempfile.TemporaryDirectory(prefix="typing-literalstring-doctor-") as work:
+        coverage = thirdparty.build(python, Path(work), "default")
+    lines = [f"third-party sinks, for the packages installed in {python}:"]
+    for c in coverage:
+        if c.covered:
+            lines.append(
+                f"  {c.package}: `check` tightens it ({c.base}) for every "
+                "checker; your own checker runs do not load it (`init` writes only the "
+                "standard library's stubs so far)"
+            )
+        else:
+            lines.append(f"  {c.package}: {c.why}")
     return "\n".join(lines) + "\n"

@@ -37,7 +37,8 @@ class Coverage:
     distribution: str  # the specification folder: "psycopg2", "PyMySQL"
     package: str  # the import name: "psycopg2", "pymysql"
     covered: bool
-    why: str  # the base used, or why the package is not covered
+    why: str  # the base used and where, or why the package is not covered
+    base: str = ""  # the stub distribution and version tightened: "types-psycopg2 2.9.21.20261008"
 
 
 def specifications(root: Path | None = None) -> dict[str, list[ModuleSpec]]:
@@ -121,9 +122,8 @@ def _build_package(
         shutil.copytree(stubs, into / name, dirs_exist_ok=True)
         for relative, text in tightened.items():
             (into / name / relative).write_text(text, encoding="utf-8")
-    return Coverage(
-        distribution, package, True, f"{_installed_version(stubs, distribution)} in {stubs.parent}"
-    )
+    base = _installed_version(stubs, distribution)
+    return Coverage(distribution, package, True, f"{base} in {stubs.parent}", base)
 
 
 def _installed_version(stubs: Path, distribution: str) -> str:
