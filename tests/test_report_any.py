@@ -207,26 +207,20 @@ def test_no_overload_for_a_call_inside_a_part_is_not_the_sinks() -> None:
     line = copy.source.splitlines()[2]
     column = line.index("(os.path") + 1
     message = 'No overloads for "normpath" match the provided arguments'
-    errors = [(Diagnostic("f.py", 3, column, "error", message, "reportCallIssue"), None)]
-    refused = unverified_refusals.refusals(
-        copy,
-        tree,
-        source,
-        errors,
-        checker="pyright",
-        sink_calls=find_sink_calls(callees.Sites(tree).calls, source),
-        refused_before=set(),
-    )
-    assert refused == []
+    error = Diagnostic("f.py", 3, column, "error", message, "reportCallIssue")
+
+    def refused(d: Diagnostic) -> list[unverified_refusals.Refusal]:
+        return unverified_refusals.refusals(
+            copy,
+            tree,
+            source,
+            [(d, None)],
+            checker="pyright",
+            sink_calls=find_sink_calls(callees.Sites(tree).calls, source),
+            refused_before=set(),
+        )
+
+    assert refused(error) == []
     # The same error naming the sink is the sink's.
-    errors = [(replace(errors[0][0], message='No overloads for "debug" match'), None)]
-    refused = unverified_refusals.refusals(
-        copy,
-        tree,
-        source,
-        errors,
-        checker="pyright",
-        sink_calls=find_sink_calls(callees.Sites(tree).calls, source),
-        refused_before=set(),
-    )
-    assert [ast.unparse(r.call.func) for r in refused] == ["logging.debug"]
+    named = refused(replace(error, message='No overloads for "debug" match'))
+    assert [ast.unparse(r.call.func) for r in named] == ["logging.debug"]

@@ -238,7 +238,6 @@ class Instrumented:
 
     source: str
     tree: ast.Module
-    calls: list[ast.Call]  # the calls whose arguments have parts, in source order
     # id(call) -> its parts, each with its argument's index; a name's parts include those of
     # the value last assigned to it (`q = "... " + payload["x"]; cur.execute(q)`).
     parts: dict[int, list[tuple[int, ast.expr]]]
@@ -419,10 +418,7 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
     """Find the parts of every call's arguments and the nodes that tell where an Any comes
     from, and tag them all."""
     data, offsets = source.encode("utf-8"), byte_offsets(source)
-    calls = sorted(
-        (node for node in ast.walk(tree) if isinstance(node, ast.Call)),
-        key=lambda c: (c.lineno, c.col_offset, -(c.end_lineno or 0), -(c.end_col_offset or 0)),
-    )
+    calls = all_calls(tree)
     imported = frozenset(
         (alias.asname or alias.name).split(".")[0]
         for node in ast.walk(tree)
@@ -435,7 +431,7 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
         if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1
     )
     instrumented = Instrumented(
-        source, tree, [], {}, scopes=_scopes_at(tree), imported=imported, joined=joined
+        source, tree, {}, scopes=_scopes_at(tree), imported=imported, joined=joined
     )
     for call in calls:
         parts: list[tuple[int, ast.expr]] = []
@@ -445,7 +441,6 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
                     parts.append((index, found))
         if not parts:
             continue
-        instrumented.calls.append(call)
         instrumented.parts[id(call)] = parts
         for _, part in parts:
             instrumented.tag(part)
@@ -455,11 +450,10 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
     return instrumented
 
 
-def insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> tuple[str, list[int]]:
-    """Put ``before`` and ``after`` around each node (nested nodes nest their probes); the
-    text, and the byte offset in it where each node's ``before`` starts."""
+def insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> str:
+    """Put ``before`` and ``after`` around each node (nested nodes nest their probes)."""
     data, offsets = source.encode("utf-8"), byte_offsets(source)
-    # (offset, ends before starts, outer start first and outer end last, span index, start?)
+    # (offset, ends before starts, outer start first and outer end last, span index)
     inserts: list[tuple[int, int, int, int]] = []
     for index, (node, _, _) in enumerate(spans):
         assert node.end_lineno is not None
@@ -473,18 +467,12 @@ def insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> tuple
         inserts.append((start, 1, -(end - start), index))
         inserts.append((end, 0, end - start, index))
     out = bytearray()
-    at = [0] * len(spans)
     last = 0
     for offset, is_start, _, index in sorted(inserts):
-        out += data[last:offset]
+        out += data[last:offset] + (spans[index][1] if is_start else spans[index][2])
         last = offset
-        if is_start:
-            at[index] = len(out)
-            out += spans[index][1]
-        else:
-            out += spans[index][2]
     out += data[last:]
-    return out.decode("utf-8"), at
+    return out.decode("utf-8")
 
 
 class CopyError(TypingLiteralStringError):
@@ -503,7 +491,7 @@ def parsed(text: str, what: str) -> ast.Module:
 
 def reveal_copy(instrumented: Instrumented, name: str = "") -> str:
     """The copy with every tagged node revealed under its tag."""
-    text, _ = insert(
+    text = insert(
         instrumented.source,
         [
             (node, _REVEAL_OPEN, f"), {tag}))[0]".encode())

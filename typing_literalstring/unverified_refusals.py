@@ -42,7 +42,7 @@ def substitute_copy(instrumented: Instrumented, name: str = "") -> Substituted:
     spelling that tells the probe from the file's own calls), each shell script of an argument
     list probed, and each logging call with only ``*args`` given one more argument."""
     parts = instrumented.any_parts()
-    text, _ = insert(instrumented.source, [(p, SUBSTITUTE_OPEN, SUBSTITUTE_CLOSE) for p in parts])
+    text = insert(instrumented.source, [(p, SUBSTITUTE_OPEN, SUBSTITUTE_CLOSE) for p in parts])
     tree = parsed(text, f"substituting {name}")
     unpacked = [c for c in all_calls(tree) if only_unpacked_arguments(c) is not None]
     if unpacked:  # `log(level, msg, *args)` judged as `check` judges it (LS301)
