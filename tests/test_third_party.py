@@ -18,31 +18,108 @@ from typing_literalstring.errors import TypingLiteralStringError
 from typing_literalstring.stubspec import specs_dir
 
 APP = """\
+import aiosqlite
+import jinja2
+import paramiko
 import psycopg2
 import pymysql
+from django.db import connection
+from django.db.models.expressions import RawSQL
+from django.template import Template as DjangoTemplate
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+from flask import render_template_string
+from markupsafe import Markup, escape
 from psycopg2 import sql
+from sqlalchemy import create_engine, text
 
 
 def pg(user: str, table: str) -> None:
     conn = psycopg2.connect("dbname=x")
     cur = conn.cursor()
-    cur.execute("SELECT * FROM t WHERE name = '" + user + "'")  # E: psycopg2 cursor.execute
+    cur.execute("SELECT * FROM t WHERE name = '" + user + "'")  # E: LS101 psycopg2 cursor.execute
     cur.execute("SELECT * FROM t WHERE name = %s", (user,))
     cur.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(table)))
-    cur.execute(sql.SQL("SELECT * FROM " + table))  # E: psycopg2.sql.SQL
-    cur.executemany(f"INSERT INTO {table} VALUES (%s)", [(1,)])  # E: psycopg2 cursor.executemany
+    cur.execute(sql.SQL("SELECT * FROM " + table))  # E: LS101 psycopg2.sql.SQL
+    cur.executemany(f"INSERT INTO {table} VALUES (%s)", [(1,)])  # E: LS101 psycopg2 cursor.executemany
     cur.mogrify("SELECT %s", (user,))
 
 
 def my(user: str) -> None:
     conn = pymysql.connect(host="x")
     with conn.cursor() as cur:
-        cur.execute("SELECT * FROM t WHERE name = '%s'" % user)  # E: PyMySQL Cursor.execute
+        cur.execute("SELECT * FROM t WHERE name = '%s'" % user)  # E: LS101 PyMySQL Cursor.execute
         cur.execute("SELECT * FROM t WHERE name = %s", (user,))
+
+
+def alchemy(user: str) -> None:
+    with create_engine("sqlite://").connect() as conn:
+        conn.execute(text("SELECT * FROM t WHERE a = '" + user + "'"))  # E: LS101 SQLAlchemy text
+        conn.execute(text("SELECT * FROM t WHERE a = :a"), {"a": user})
+        conn.exec_driver_sql(f"DELETE FROM t WHERE a = '{user}'")  # E: LS101 exec_driver_sql
+        conn.exec_driver_sql("DELETE FROM t WHERE a = ?", (user,))
+
+
+async def lite(user: str) -> None:
+    async with aiosqlite.connect("x.db") as db:
+        cur = await db.cursor()
+        await cur.execute(f"SELECT * FROM t WHERE a = '{user}'")  # E: LS101 aiosqlite Cursor.execute
+        await cur.execute("SELECT * FROM t WHERE a = ?", (user,))
+
+
+def dj(user: str) -> None:
+    with connection.cursor() as cur:
+        cur.execute("SELECT * FROM t WHERE a = '%s'" % user)  # E: LS101 Django CursorWrapper.execute
+        cur.execute("SELECT * FROM t WHERE a = %s", [user])
+    RawSQL(f"SELECT {user}", [])  # E: LS101 RawSQL
+    RawSQL("SELECT %s", [user])
+    DjangoTemplate(user)  # E: LS401 Template
+    DjangoTemplate("{{ u }}")
+    mark_safe(f"<i>{user}</i>")  # E: LS402 mark_safe
+    mark_safe("<br>")
+    format_html(f"<b>{user}</b>")  # E: LS402 format_html
+    format_html("<b>{}</b>", user)
+
+
+def templates(user: str) -> None:
+    jinja2.Environment().from_string("Hello " + user)  # E: LS401 Jinja2 Environment.from_string
+    jinja2.Environment().from_string("Hello {{ name }}").render(name=user)
+    jinja2.Template(f"Hi {user}")  # E: LS401 Template
+    jinja2.Template("Hi {{ n }}").render(n=user)
+    render_template_string("<p>" + user + "</p>")  # E: LS401 Flask render_template_string
+    render_template_string("<p>{{ u }}</p>", u=user)
+
+
+def markup(user: str) -> None:
+    Markup("<b>" + user + "</b>")  # E: LS402 markupsafe.Markup
+    Markup("<b>%s</b>") % user
+    Markup("<b>{}</b>").format(user)
+    Markup(escape(user))
+
+
+def remote(user: str) -> None:
+    client = paramiko.SSHClient()
+    client.exec_command("ls " + user)  # E: LS201 paramiko SSHClient.exec_command
+    client.exec_command("ls /tmp")
 """
 MARKED = [
-    (n, text.split("# E: ")[1]) for n, text in enumerate(APP.splitlines(), 1) if "# E: " in text
+    (n, *text.split("# E: ")[1].split(" ", 1))
+    for n, text in enumerate(APP.splitlines(), 1)
+    if "# E: " in text
 ]
+# What the test extras install: each package's base is found and tightened.
+PACKAGES = {
+    "MySQLdb",
+    "aiosqlite",
+    "django",
+    "flask",
+    "jinja2",
+    "markupsafe",
+    "paramiko",
+    "psycopg2",
+    "pymysql",
+    "sqlalchemy",
+}
 
 
 def _installed(package: str) -> Path | None:
@@ -52,17 +129,18 @@ def _installed(package: str) -> Path | None:
 
 
 def _stub_packages_installed() -> None:
-    for package in ("psycopg2-stubs", "pymysql-stubs"):
+    for package in ("psycopg2-stubs", "pymysql-stubs", "django-stubs", "paramiko-stubs", "flask"):
         if _installed(package) is None:
             pytest.skip(f"{package} is not installed (the test extras install it)")
 
 
 @pytest.mark.parametrize("name", COMMAND_CHECKERS)
-def test_each_driver_injection_is_a_sql_finding_named_after_its_sink(
+def test_each_library_injection_is_a_finding_of_its_rule_named_after_its_sink(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Each marked line is LS101 with its sink named, under every checker; the query
-    parameters, psycopg2.sql composition and mogrify with values stay silent."""
+    """Each marked line is a finding of its rule with its sink named, under every checker;
+    each safe twin (query parameters, psycopg2.sql composition, a literal template with values
+    in its context, Markup's escaping `%` and `format`) stays silent."""
     checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
     if not checker.is_installed():
         pytest.skip(f"{checker.name} is not installed")
@@ -74,11 +152,12 @@ def test_each_driver_injection_is_a_sql_finding_named_after_its_sink(
     )  # fmt: skip
     document = json.loads(capsys.readouterr().out)
     assert status == EXIT_FINDINGS
-    assert [(f["line"], f["rule"], f["sink"]) for f in document["findings"]] == [
-        (line, "LS101", sink) for line, sink in MARKED
-    ]
-    covered = {c["package"]: c["covered"] for c in document["third_party"]}
-    assert covered == {"MySQLdb": True, "psycopg2": True, "pymysql": True}
+    found = [(f["line"], f["rule"], f["sink"]) for f in document["findings"]]
+    assert [(line, rule) for line, rule, _ in found] == [(line, rule) for line, rule, _ in MARKED]
+    for (line, _, sink), (_, _, named) in zip(found, MARKED):
+        assert named in sink, f"line {line}: {sink}"
+    covered = {c["package"] for c in document["third_party"] if c["covered"]}
+    assert covered == PACKAGES
 
 
 def test_without_the_overlay_no_checker_sees_these_sinks(
@@ -119,16 +198,19 @@ def test_a_specification_that_no_longer_applies_leaves_its_package_uncovered(
     if real is None:
         pytest.skip("pymysql-stubs is not installed (the test extras install it)")
     shutil.copytree(real, site / "pymysql-stubs")
-    coverage = {c.package: c for c in thirdparty.build_from([site], tmp_path / "out", "default")}
+    coverage = {c.package: c for c in thirdparty.build_from([site], "default", tmp_path / "out")}
     assert not coverage["psycopg2"].covered
     assert "_psycopg.pyi:" in coverage["psycopg2"].why
     assert "types-psycopg2 2.9.0" in coverage["psycopg2"].why  # the installed version
     assert "cursor.execute is not defined" in coverage["psycopg2"].why
     assert coverage["pymysql"].covered
-    tightened = (tmp_path / "out" / "pymysql" / "cursors.pyi").read_text(encoding="utf-8")
+    entry = coverage["pymysql"].root
+    assert entry is not None
+    tightened = (entry / "pymysql" / "cursors.pyi").read_text(encoding="utf-8")
     assert "def execute(self, query: LiteralString" in tightened
-    assert (tmp_path / "out" / "pymysql-stubs" / "cursors.pyi").read_text("utf-8") == tightened
-    assert not (tmp_path / "out" / "psycopg2").exists()
+    assert (entry / "pymysql-stubs" / "cursors.pyi").read_text("utf-8") == tightened
+    assert coverage["psycopg2"].root is None
+    assert not list((tmp_path / "out").glob("psycopg2*"))
 
 
 def test_a_package_installed_without_its_stub_package_is_said_not_covered(
@@ -137,8 +219,9 @@ def test_a_package_installed_without_its_stub_package_is_said_not_covered(
     site = tmp_path / "site"
     (site / "pymysql").mkdir(parents=True)
     (site / "pymysql" / "__init__.py").write_text("", encoding="utf-8")
-    coverage = {c.package: c for c in thirdparty.build_from([site], tmp_path / "out", "default")}
-    assert coverage["pymysql"].why == "installed with inline types, which are not tightened yet"
+    coverage = {c.package: c for c in thirdparty.build_from([site], "default", tmp_path / "out")}
+    assert "PyMySQL is installed without types" in coverage["pymysql"].why
+    assert "install its stub package" in coverage["pymysql"].why
     assert coverage["psycopg2"].why == thirdparty.NOT_INSTALLED
 
 

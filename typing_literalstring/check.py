@@ -243,7 +243,7 @@ class _Runs:
     environment: Environment
     workdir: Path
     platform: str | None = None
-    third_party: Path | None = None  # the tightened third-party packages (thirdparty.py)
+    third_party: tuple[Path, ...] = ()  # the tightened third-party packages (thirdparty.py)
 
     def run(
         self,
@@ -256,8 +256,8 @@ class _Runs:
     ) -> RunResult:
         """One run of the checker; ``stock``: without the tightened third-party packages
         (the comparison run on the untightened stubs)."""
-        if self.third_party is not None and not stock:
-            extra_paths = [*extra_paths, self.third_party]
+        if not stock:
+            extra_paths = [*extra_paths, *self.third_party]
         return self.checker.run(
             [Path(f) for f in sorted(files)],
             python_version=self.python_version,
@@ -324,7 +324,7 @@ class _Parsed:
     @functools.cached_property
     def sink_calls(self) -> list[SinkCall]:
         """Found when first asked for: most files have no error at all."""
-        return find_sink_calls(self.sites.calls, self.source)
+        return find_sink_calls(self.sites.calls, self.source, self.names)
 
     @functools.cached_property
     def names(self) -> dict[str, str]:
@@ -407,7 +407,7 @@ def _judge_sink_errors(
     ours: set[_Key] = set()
     unsure: set[str] = set()
     for call, diagnostics in at_call.values():
-        called_as = call.callee.rsplit(".", 1)[-1].strip()
+        called_as = call.called_as
         verdicts = own_sinks.judge_call(diagnostics, called_as, checker, ambiguous)
         for diagnostic, verdict in zip(diagnostics, verdicts):
             if verdict is own_sinks.Verdict.OURS:
@@ -463,7 +463,7 @@ def _third_party_api(call: SinkCall, diagnostics: list[Diagnostic], entry: _Pars
     """A third-party sink's name, where the messages tell which one it is; else, when they
     name only the method (zuban's "No overload variant of "execute" of "Cursor""), the
     sinks of that name in the distributions the file imports ("" when none)."""
-    called_as = call.callee.rsplit(".", 1)[-1].strip()
+    called_as = call.called_as
     named = {t.api for d in diagnostics for t in own_sinks.matching(d, called_as) if t.distribution}
     if not named and not any(own_sinks.matching(d, called_as) for d in diagnostics):
         imported = {qualified.split(".")[0] for qualified in entry.names.values()}
@@ -804,9 +804,8 @@ def run_check(
     stdlib = _Stdlib(base, stdlib_modules(base))
     try:
         progress("tightening the third-party packages installed in the checked environment")
-        result.third_party = thirdparty.build(environment.python, workdir / "third-party", profile)
-        if any(c.covered for c in result.third_party):
-            runs = replace(runs, third_party=workdir / "third-party")
+        result.third_party = thirdparty.build(environment.python, profile, cache_dir)
+        runs = replace(runs, third_party=tuple(c.root for c in result.third_party if c.root))
         # Parsing every file costs about as much as a fast checker's run.  Where a syntax
         # error does not stop the checker, the files are parsed while it runs (it waits in
         # another process); elsewhere the files that do not parse are left out of its run.

@@ -146,8 +146,7 @@ def render(diagnoses: list[Diagnosis]) -> str:
 def third_party(python: Path) -> str:
     """Which third-party packages `check` tightens for the environment of ``python``: the same
     for every checker (docs/third-party-overrides.md), and only in `check` so far."""
-    with tempfile.TemporaryDirectory(prefix="typing-literalstring-doctor-") as work:
-        coverage = thirdparty.build(python, Path(work), "default")
+    coverage = thirdparty.build(python, "default")
     lines = [f"third-party sinks, for the packages installed in {python}:"]
     for c in coverage:
         if c.covered:

@@ -50,7 +50,7 @@ class TightenedParameter:
     @property
     def api(self) -> str:
         """How a finding names it: "psycopg2 cursor.execute", "psycopg2.sql.SQL"."""
-        if self.function == "__init__":
+        if self.function in _CONSTRUCTORS:
             return f"{self.module}.{self.owner}"
         owner = f"{self.owner}." if self.owner else ""
         return f"{self.distribution or self.module} {owner}{self.function}"
@@ -58,7 +58,10 @@ class TightenedParameter:
     @property
     def called_as(self) -> str:
         """The name a call uses: the class for a constructor."""
-        return self.owner if self.function == "__init__" else self.function
+        return self.owner if self.function in _CONSTRUCTORS else self.function
+
+
+_CONSTRUCTORS = ("__init__", "__new__")
 
 
 def _module_of(target: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .source_edits import apply_edits, byte_offsets, segment
 
@@ -31,8 +31,9 @@ SQL = Rule(
     "LS101",
     "sql-injection",
     "SQL",
-    "A non-literal string reaches the SQL text of a query: an execute method (sqlite3; psycopg2, "
-    "PyMySQL and mysqlclient where their stub packages are installed) or psycopg2.sql.SQL.",
+    "A non-literal string reaches the SQL text of a query: an execute method (sqlite3, and the "
+    "drivers `doctor` lists as tightened), or raw SQL of a query builder or ORM "
+    "(psycopg2.sql.SQL, SQLAlchemy text and exec_driver_sql, Django raw, RawSQL and extra).",
     "Keep the SQL text literal and pass values as query parameters: "
     'conn.execute("SELECT * FROM t WHERE id = ?", (value,)).',
 )
@@ -69,6 +70,24 @@ LOGGING_MESSAGE = Rule(
     'not an injection there; to keep messages literal, pass values as arguments: logger.info("Got '
     '%s", value). Adopt the default profile first and this rule later.',
 )
+TEMPLATE = Rule(
+    "LS401",
+    "template-injection",
+    "template",
+    "A non-literal string is compiled as a template (Jinja2, Flask, Django): server-side "
+    "template injection runs the attacker's template code.",
+    "Keep the template source literal, or load it with the engine's loader from a file, and pass "
+    'values in the render context: Template("Hello {{ name }}").render(name=value).',
+)
+MARKUP = Rule(
+    "LS402",
+    "unsafe-markup",
+    "markup",
+    "A non-literal string is declared safe HTML (MarkupSafe's Markup, Django's mark_safe or "
+    "format_html's format string): cross-site scripting.",
+    "Keep the markup literal and let the library escape the values: "
+    'Markup("<b>%s</b>") % value, format_html("<b>{}</b>", value), or escape(value).',
+)
 UNVERIFIED = Rule(
     "LS901",
     "unverified-any",
@@ -79,7 +98,17 @@ UNVERIFIED = Rule(
     "sink's own rule says how to fix it.  A value that must be one of a few names can be chosen "
     "from literals: typing_literalstring.sql.pick(value, ('a', 'b')).",
 )
-RULES = (NON_LITERAL, SQL, SHELL, SHELL_ARGV, LOGGING, LOGGING_MESSAGE, UNVERIFIED)
+RULES = (
+    NON_LITERAL,
+    SQL,
+    SHELL,
+    SHELL_ARGV,
+    LOGGING,
+    LOGGING_MESSAGE,
+    TEMPLATE,
+    MARKUP,
+    UNVERIFIED,
+)
 
 # The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:
 # which class they belong to is the checker's business, and only calls the checker flagged with
@@ -89,10 +118,25 @@ SINK_NAMES: dict[str, tuple[Rule, str]] = {
         m: (SQL, f"sqlite3 Connection/Cursor.{m}")
         for m in ("execute", "executemany", "executescript")
     },
-    # Third-party SQL sinks (stubs/psycopg2, stubs/PyMySQL): named by their specification
-    # where the checker's message tells which one it is.
+    # Third-party sinks (stubs/<distribution>/): named by their specification where the
+    # checker's message tells which one it is.
     **{m: (SQL, f"a driver's cursor.{m}") for m in ("mogrify", "copy_expert")},
     "SQL": (SQL, "psycopg2.sql.SQL"),
+    "text": (SQL, "sqlalchemy.text"),
+    "TextClause": (SQL, "sqlalchemy.sql.elements.TextClause"),
+    "exec_driver_sql": (SQL, "SQLAlchemy Connection.exec_driver_sql"),
+    "raw": (SQL, "Django QuerySet.raw"),
+    "extra": (SQL, "Django QuerySet.extra"),
+    "RawSQL": (SQL, "django.db.models.expressions.RawSQL"),
+    "exec_command": (SHELL, "paramiko SSHClient.exec_command"),
+    "from_string": (TEMPLATE, "jinja2 Environment.from_string"),
+    "Template": (TEMPLATE, "jinja2.Template or django.template.Template"),
+    "render_template_string": (TEMPLATE, "flask.render_template_string"),
+    "stream_template_string": (TEMPLATE, "flask.stream_template_string"),
+    "Markup": (MARKUP, "markupsafe.Markup"),
+    "mark_safe": (MARKUP, "django.utils.safestring.mark_safe"),
+    "format_html": (MARKUP, "django.utils.html.format_html"),
+    "format_html_join": (MARKUP, "django.utils.html.format_html_join"),
     **{
         f: (SHELL, f"subprocess.{f}")
         for f in ("run", "call", "check_call", "check_output", "Popen")
@@ -128,6 +172,12 @@ class SinkCall:
     callee: str  # the callee as written, e.g. "conn.execute"
     rule: Rule
     api: str  # which stdlib API, e.g. "subprocess.run"
+    name: str = ""  # the sink's own name, through an import alias: "Template" for DjangoTemplate
+
+    @property
+    def called_as(self) -> str:
+        """The sink's own name: the alias's original, else the callee's last name."""
+        return self.name or self.callee.rsplit(".", 1)[-1].strip()
 
 
 # Where a checker's message names the class of the method it checked: ty ("bound method
@@ -142,7 +192,7 @@ _MODULE_OF_FAMILY = {"SQL": "sqlite3", "logging": "logging"}
 def qualified_api(call: SinkCall, messages: Sequence[str]) -> str:
     """The sink's full name when a checker's message names the method's class."""
     module = _MODULE_OF_FAMILY.get(call.rule.family)
-    method = call.callee.rsplit(".", 1)[-1]
+    method = call.called_as
     for message in messages if module else ():
         for pattern in _CLASS_IN_MESSAGE:
             match = pattern.search(message)
@@ -159,12 +209,18 @@ def callee_name(node: ast.expr) -> str | None:
     return None
 
 
-def find_sink_calls(calls: Iterable[ast.Call], source: str) -> list[SinkCall]:
-    """The calls, among a file's ``calls``, of a function named like one of our sinks."""
+def find_sink_calls(
+    calls: Iterable[ast.Call], source: str, imported: Mapping[str, str] | None = None
+) -> list[SinkCall]:
+    """The calls, among a file's ``calls``, of a function named like one of our sinks, by its
+    own name or, for a name imported under another (``imported``: local name -> qualified
+    name), by the name it was imported as."""
     found: list[SinkCall] = []
     data, offsets = source.encode("utf-8"), byte_offsets(source)
     for node in calls:
         name = callee_name(node.func)
+        if name not in SINK_NAMES and isinstance(node.func, ast.Name) and imported:
+            name = imported.get(node.func.id, "").rsplit(".", 1)[-1]
         if name not in SINK_NAMES:
             continue
         rule, api = SINK_NAMES[name]
@@ -173,7 +229,13 @@ def find_sink_calls(calls: Iterable[ast.Call], source: str) -> list[SinkCall]:
         callee = segment(data, offsets, node.func) or name
         found.append(
             SinkCall(
-                node.lineno, node.col_offset + 1, node.end_lineno or node.lineno, callee, rule, api
+                node.lineno,
+                node.col_offset + 1,
+                node.end_lineno or node.lineno,
+                callee,
+                rule,
+                api,
+                name,
             )
         )
     return found

@@ -19,6 +19,10 @@ Two decorators make the new types conditional:
     overload without ``*args`` keeps the base types, one with at least one argument takes the
     new types.  The ``strict`` profile ignores the condition and always applies the new types.
 
+``@where_base(name="annotation")``
+    Only the overloads whose base annotates parameter ``name`` exactly so (django-stubs'
+    ``mark_safe`` has a ``str`` overload to tighten beside ``SafeData`` and callable ones).
+
 The file's own imports (other than from this package) are added to the tightened module.
 """
 
@@ -48,6 +52,17 @@ def when_args(func: _F) -> _F:
     return func
 
 
+def where_base(**annotations: str) -> Callable[[_F], _F]:
+    """Marks a specification function that applies only to the overloads whose base annotates
+    each named parameter with exactly the given text."""
+
+    def mark(func: _F) -> _F:
+        return func
+
+    del annotations
+    return mark
+
+
 _CONDITIONS = {when_shell.__name__: SHELL, when_args.__name__: ARGS}
 
 
@@ -66,6 +81,8 @@ class FunctionSpec:
     retypes: tuple[Retype, ...]
     condition: str  # ALWAYS, SHELL or ARGS
     line: int  # where the specification says it, for error messages
+    # @where_base: (parameter, base annotation) pairs an overload must have to be tightened.
+    where_base: tuple[tuple[str, str], ...] = ()
 
     @property
     def qualname(self) -> str:
@@ -170,12 +187,28 @@ def _function_spec(
     path: Path, source: str, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None
 ) -> FunctionSpec:
     condition = ALWAYS
+    where: list[tuple[str, str]] = []
     for decorator in node.decorator_list:
+        if (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Name)
+            and decorator.func.id == where_base.__name__
+            and not decorator.args
+            and all(
+                k.arg and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+                for k in decorator.keywords
+            )
+        ):
+            where.extend(
+                (str(k.arg), str(getattr(k.value, "value", ""))) for k in decorator.keywords
+            )
+            continue
         name = decorator.id if isinstance(decorator, ast.Name) else None
         if name not in _CONDITIONS:
             raise SpecError(
                 f"{path}:{decorator.lineno}: unknown decorator; use "
-                f"{' or '.join('@' + n for n in _CONDITIONS)}"
+                f"{' or '.join('@' + n for n in _CONDITIONS)} or "
+                f'@{where_base.__name__}(parameter="base annotation")'
             )
         condition = _CONDITIONS[name]
     retypes: list[Retype] = []
@@ -188,4 +221,4 @@ def _function_spec(
         retypes.append(Retype(argument.arg, text))
     if not retypes:
         raise SpecError(f"{path}:{node.lineno}: {node.name} annotates no parameter")
-    return FunctionSpec(owner, node.name, tuple(retypes), condition, node.lineno)
+    return FunctionSpec(owner, node.name, tuple(retypes), condition, node.lineno, tuple(where))

@@ -4,26 +4,34 @@ environment.
 A specification folder ``stubs/<distribution>/`` speaks of the package's own modules
 (``stubs/psycopg2/psycopg2/_psycopg.pyi``).  The base is what the checker would use without us:
 the package's stub package installed in the checked environment (``psycopg2-stubs/`` from
-types-psycopg2).  The overlay is a folder on the search path that ``check`` already passes,
-holding a complete copy of the base under both the package's name and its ``-stubs`` name,
-with only the specified modules tightened: the one layout all six checkers honour
-(docs/third-party-overrides.md).  It is built for each run from what is installed, so it
-follows the installed versions.
+types-psycopg2), else the package's own inline types (``py.typed``: SQLAlchemy, Jinja2), made
+into stubs by dropping the function bodies (inline_stubs.py).  The overlay of a package is a
+folder for the search path that ``check`` already passes, holding a complete copy of the base
+under both the package's name and its ``-stubs`` name, with only the specified modules
+tightened: the one layout all six checkers honour (docs/third-party-overrides.md).
 
-A package that is installed without a stub package (inline types), or whose stub package no
-longer matches a specification, is not covered, and ``check`` says so.
+Overlays are cached by the installed version of their base, our specifications and our version,
+so an upgrade of the package rebuilds its overlay.  A package that is installed without types,
+or whose base no longer matches a specification, is not covered, and ``check`` says so.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from . import __version__
+from .cache import cache_root
 from .errors import SpecError, TypingLiteralStringError
+from .inline_stubs import stub_text
 from .stubspec import STDLIB, ModuleSpec, load_specs, specs_dir
 from .tighten import tighten_module
 
@@ -38,7 +46,8 @@ class Coverage:
     package: str  # the import name: "psycopg2", "pymysql"
     covered: bool
     why: str  # the base used and where, or why the package is not covered
-    base: str = ""  # the stub distribution and version tightened: "types-psycopg2 2.9.21.20261008"
+    base: str = ""  # what was tightened: "types-psycopg2 2.9.21.20261008", "Jinja2 3.1.6"
+    root: Path | None = None  # the folder for the search path: <package>/ and <package>-stubs/
 
 
 def specifications(root: Path | None = None) -> dict[str, list[ModuleSpec]]:
@@ -68,69 +77,153 @@ def site_packages(python: Path) -> list[Path]:
     return list(dict.fromkeys(Path(p) for p in paths))
 
 
-def build(python: Path, into: Path, profile: str, root: Path | None = None) -> list[Coverage]:
-    """Write into ``into`` the tightened copies of the installed packages we have
-    specifications for; what was covered and what was not."""
-    return build_from(site_packages(python), into, profile, root)
+def build(python: Path, profile: str, cache_dir: Path | None = None) -> list[Coverage]:
+    """The tightened copies of the installed packages we have specifications for, built or
+    taken from the cache (``--cache-dir``, else the user cache); what was covered and what
+    was not."""
+    return build_from(site_packages(python), profile, cache_root(cache_dir) / "third-party")
 
 
 def build_from(
-    sites: Sequence[Path], into: Path, profile: str, root: Path | None = None
+    sites: Sequence[Path], profile: str, cache: Path, root: Path | None = None
 ) -> list[Coverage]:
-    """``build`` with the folders that hold the installed packages given."""
+    """``build`` with the folders that hold the installed packages and the cache folder given."""
     coverage: list[Coverage] = []
     for distribution, specs in specifications(root).items():
         for package in sorted({spec.package for spec in specs}):
             ours = [spec for spec in specs if spec.package == package]
-            coverage.append(_build_package(distribution, package, ours, sites, into, profile))
+            coverage.append(_covered(distribution, package, ours, sites, profile, cache))
     return coverage
 
 
-def _build_package(
+@dataclass(frozen=True)
+class _Base:
+    """The types a checker would use for a package without us."""
+
+    folder: Path  # the stub package, or the package itself when inline
+    inline: bool  # the package's own modules (py.typed), to be made into stubs
+    version: str  # "types-psycopg2 2.9.21.20261008", "Jinja2 3.1.6"
+
+
+def _find_base(distribution: str, package: str, sites: Sequence[Path]) -> _Base | str:
+    """The base of ``package``, or why there is none."""
+    for site in sites:
+        stubs = site / f"{package}-stubs"
+        if stubs.is_dir():
+            stub_distributions = (f"types-{distribution}", f"{package}-stubs")
+            return _Base(stubs, False, _version(site, stub_distributions, stubs.name))
+    for site in sites:
+        folder = site / package
+        if (folder / "py.typed").is_file():
+            return _Base(folder, True, _version(site, (distribution,), package))
+    if any((s / package).is_dir() or (s / f"{package}.py").is_file() for s in sites):
+        return (
+            f"{distribution} is installed without types (no py.typed, no stub package in "
+            "this environment), so its values are Any and there is nothing to tighten; "
+            "install its stub package to have its sinks checked"
+        )
+    return NOT_INSTALLED
+
+
+def _covered(
     distribution: str,
     package: str,
     specs: Sequence[ModuleSpec],
     sites: Sequence[Path],
-    into: Path,
     profile: str,
+    cache: Path,
 ) -> Coverage:
-    stubs = next((s / f"{package}-stubs" for s in sites if (s / f"{package}-stubs").is_dir()), None)
-    installed = any((s / package).is_dir() or (s / f"{package}.py").is_file() for s in sites)
-    if stubs is None:
-        why = (
-            "installed with inline types, which are not tightened yet"
-            if installed
-            else NOT_INSTALLED
-        )
-        return Coverage(distribution, package, False, why)
+    base = _find_base(distribution, package, sites)
+    if isinstance(base, str):
+        return Coverage(distribution, package, False, base)
+    kind = "its inline types" if base.inline else "its stub package"
     try:
-        tightened = {
-            spec.target.split("/", 1)[1]: tighten_module(
-                (stubs / spec.target.split("/", 1)[1]).read_text(encoding="utf-8"), spec, profile
-            )
-            for spec in specs
-        }
-    except (OSError, SpecError) as error:
+        entry = _cached(base, package, specs, profile, cache)
+    except (OSError, SpecError, SyntaxError) as error:
         return Coverage(
             distribution,
             package,
             False,
-            f"the specification no longer applies to {_installed_version(stubs, distribution)} "
-            f"({stubs}): {error}",
+            f"the specification no longer applies to {base.version} ({base.folder}): {error}",
         )
-    for name in (package, f"{package}-stubs"):
-        shutil.copytree(stubs, into / name, dirs_exist_ok=True)
-        for relative, text in tightened.items():
-            (into / name / relative).write_text(text, encoding="utf-8")
-    base = _installed_version(stubs, distribution)
-    return Coverage(distribution, package, True, f"{base} in {stubs.parent}", base)
+    why = f"{base.version} ({kind}) in {base.folder.parent}"
+    return Coverage(distribution, package, True, why, base.version, entry)
 
 
-def _installed_version(stubs: Path, distribution: str) -> str:
-    """The stub distribution and its version, from its ``.dist-info`` beside ``stubs``
-    (``types-psycopg2 2.9.21.20261008``); the folder's name when there is none."""
-    prefix = f"types_{distribution}-".lower()
-    for info in sorted(stubs.parent.glob("*.dist-info")):
-        if info.name.lower().startswith(prefix):
-            return f"types-{distribution} {info.name[len(prefix) : -len('.dist-info')]}"
-    return stubs.name
+def _cached(
+    base: _Base, package: str, specs: Sequence[ModuleSpec], profile: str, cache: Path
+) -> Path:
+    """The cache entry holding the overlay of ``package``, built when missing.  Entries are
+    built in a private folder and renamed into place, so a concurrent run never sees half of
+    one; a rename onto an existing entry fails, and the loser uses the winner's."""
+    digest = hashlib.sha256(f"{__version__}\0{base.folder}\0{profile}".encode())
+    for spec in specs:
+        digest.update(spec.source.read_bytes())
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", base.version)
+    entry = cache / f"{package}-{slug}-{profile}-{digest.hexdigest()[:16]}"
+    if (entry / _COMPLETE).is_file():
+        return entry
+    cache.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=cache))
+    try:
+        _write(base, package, specs, profile, staging / "entry")
+        (staging / "entry" / _COMPLETE).write_text(base.version + "\n", encoding="utf-8")
+        try:
+            os.rename(staging / "entry", entry)
+        except OSError:
+            if not (entry / _COMPLETE).is_file():  # not a finished entry of a concurrent run
+                shutil.rmtree(entry, ignore_errors=True)
+                os.rename(staging / "entry", entry)
+        return entry
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+# Written last into a cache entry: an entry without it is unfinished.
+_COMPLETE = "complete"
+
+
+def _write(
+    base: _Base, package: str, specs: Sequence[ModuleSpec], profile: str, into: Path
+) -> None:
+    """The base under ``into/<package>/``, tightened, then copied to ``into/<package>-stubs/``."""
+    copy = into / package
+    if base.inline:
+        _write_inline_stubs(base.folder, copy)
+    else:
+        shutil.copytree(base.folder, copy)
+    for spec in specs:
+        module = copy / spec.target.split("/", 1)[1]
+        module.write_text(
+            tighten_module(module.read_text(encoding="utf-8"), spec, profile), encoding="utf-8"
+        )
+    shutil.copytree(copy, into / f"{package}-stubs")
+
+
+def _write_inline_stubs(package: Path, into: Path) -> None:
+    """Every module of an inline-typed ``package`` as a stub (a ``.pyi`` it ships wins)."""
+    for source in sorted(package.rglob("*.py*")):
+        if source.suffix not in (".py", ".pyi") or "__pycache__" in source.parts:
+            continue
+        target = into / source.relative_to(package).with_suffix(".pyi")
+        if source.suffix == ".py" and source.with_suffix(".pyi").is_file():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = source.read_text(encoding="utf-8")
+        target.write_text(text if source.suffix == ".pyi" else stub_text(text), encoding="utf-8")
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _version(site: Path, distributions: Sequence[str], fallback: str) -> str:
+    """The first of ``distributions`` installed in ``site`` and its version, from its
+    ``.dist-info`` (``types-psycopg2 2.9.21.20261008``); ``fallback`` when there is none."""
+    for distribution in distributions:
+        prefix = _normalized(distribution) + "-"
+        for info in sorted(site.glob("*.dist-info")):
+            name = info.name[: -len(".dist-info")]
+            if _normalized(name.split("-", 1)[0]) + "-" == prefix:
+                return f"{distribution} {name.split('-', 1)[1]}"
+    return fallback

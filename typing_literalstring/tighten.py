@@ -76,6 +76,15 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
                 f"{spec.source}:{function_spec.line}: {function_spec.qualname} is not defined in "
                 f"the base {spec.target}: the base typeshed changed; update the specification"
             )
+        if function_spec.where_base:
+            targets = [node for node in targets if _annotated_as(node, function_spec, source)]
+            if not targets:
+                raise SpecError(
+                    f"{spec.source}:{function_spec.line}: no definition of "
+                    f"{function_spec.qualname} in the base {spec.target} annotates "
+                    + ", ".join(f"{name} as {text}" for name, text in function_spec.where_base)
+                    + ": the base changed; update the specification"
+                )
         condition = function_spec.condition
         if condition == ARGS and profile == "strict":
             condition = ALWAYS
@@ -110,6 +119,16 @@ def _find(tree: ast.Module, spec: FunctionSpec) -> list[_Function]:
         for node in _walk_branches(scope)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == spec.name
     ]
+
+
+def _annotated_as(node: _Function, spec: FunctionSpec, source: str) -> bool:
+    """Whether ``node`` annotates each parameter ``@where_base`` names with its text."""
+    parameters = _parameters(node)
+    for name, text in spec.where_base:
+        annotation = parameters[name].annotation if name in parameters else None
+        if annotation is None or ast.get_source_segment(source, annotation) != text:
+            return False
+    return True
 
 
 def _walk_branches(body: list[ast.stmt]) -> list[ast.stmt]:

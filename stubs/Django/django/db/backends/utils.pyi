@@ -1,0 +1,6 @@
+# Django (base: django-stubs): connection.cursor()'s SQL text; values go in `params`.
+from typing_extensions import LiteralString
+
+class CursorWrapper:
+    def execute(self, sql: LiteralString | _Composable): ...
+    def executemany(self, sql: LiteralString | _Composable): ...

@@ -1,0 +1,6 @@
+# Django (base: django-stubs): format_html escapes its arguments, not its format string, which is
+# safe HTML as it stands.
+from typing_extensions import LiteralString
+
+def format_html(format_string: LiteralString): ...
+def format_html_join(sep: LiteralString, format_string: LiteralString): ...

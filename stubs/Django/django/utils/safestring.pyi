@@ -1,0 +1,9 @@
+# Django (base: django-stubs): mark_safe declares a string safe HTML (cross-site scripting when
+# it is not literal).  Only its str overload: SafeData and decorated callables stay as they are.
+from django.utils.functional import Promise
+from typing_extensions import LiteralString
+
+from typing_literalstring.stubspec import where_base
+
+@where_base(s="_StrOrPromise")
+def mark_safe(s: LiteralString | Promise): ...

@@ -1,0 +1,6 @@
+# Flask (base: its inline types): render_template_string compiles its source as a Jinja2
+# template (server-side template injection); values go in the keyword context.
+from typing_extensions import LiteralString
+
+def render_template_string(source: LiteralString): ...
+def stream_template_string(source: LiteralString): ...

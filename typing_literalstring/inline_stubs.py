@@ -1,0 +1,178 @@
+"""A stub made from an inline-typed module: its text with every function body dropped.
+
+A package that ships its own types (``py.typed``: SQLAlchemy, Jinja2, MarkupSafe) has no stub to
+tighten, and a copy of its ``.py`` files renamed ``.pyi`` is honoured by every checker but has
+mypy check the bodies (docs/third-party-overrides.md).  So each function body becomes ``...``,
+which is all a stub says of it, and everything else (imports, classes, annotations, module
+variables, ``if TYPE_CHECKING`` branches) stays byte for byte, so a specification applies to the
+result as it would to a stub.
+
+A body is also where a class declares its instance attributes (``self.name = name`` in
+``__init__``).  Those are kept as class-level declarations: with the annotation the assignment
+carries, else the annotation of the parameter it assigns, else ``Any``.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Union
+
+_Function = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+# The name the generated declarations use for Any, imported once per module that needs it.
+_ANY = "_typing_literalstring_Any"
+
+
+def stub_text(source: str) -> str:
+    """``source`` (a module's text) as a stub: bodies dropped, instance attributes declared.
+
+    Raises SyntaxError when ``source`` does not parse."""
+    tree = ast.parse(source)
+    data = source.encode("utf-8")
+    starts = [0]
+    for line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+
+    def offset(line: int, column: int) -> int:
+        return starts[line - 1] + column
+
+    def segment(node: ast.expr) -> str:
+        # ast.get_source_segment splits the whole text at each call: quadratic on SQLAlchemy.
+        assert node.end_lineno is not None
+        assert node.end_col_offset is not None
+        start = offset(node.lineno, node.col_offset)
+        return data[start : offset(node.end_lineno, node.end_col_offset)].decode("utf-8")
+
+    edits: list[tuple[int, int, bytes]] = []
+    needs_any = False
+
+    def visit(body: list[ast.stmt], owner: ast.ClassDef | None) -> None:
+        nonlocal needs_any
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first, last = node.body[0], node.body[-1]
+                assert last.end_lineno is not None
+                assert last.end_col_offset is not None
+                # A decorated statement starts at its first decorator's `@`, which is
+                # indented as the statement is.
+                start_line = min(
+                    [first.lineno, *(d.lineno for d in getattr(first, "decorator_list", []))]
+                )
+                text = "..."
+                if owner is not None:
+                    indent = " " * node.col_offset
+                    for name, annotation in _instance_attributes(node, owner, segment):
+                        needs_any = needs_any or annotation == _ANY
+                        text += f"\n{indent}{name}: {annotation}"
+                edits.append(
+                    (
+                        offset(start_line, first.col_offset),
+                        offset(last.end_lineno, last.end_col_offset),
+                        text.encode("utf-8"),
+                    )
+                )
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, node)
+            else:
+                visit(_branches(node), owner)
+
+    visit(tree.body, None)
+    if needs_any:
+        # After the `from __future__` imports, which must come first.
+        after = max(
+            (
+                node.end_lineno or node.lineno
+                for node in tree.body
+                if isinstance(node, ast.ImportFrom) and node.module == "__future__"
+            ),
+            default=0,
+        )
+        edits.append((starts[after], starts[after], f"from typing import Any as {_ANY}\n".encode()))
+    for start, end, text in sorted(edits, reverse=True):
+        data = data[:start] + text + data[end:]
+    return data.decode("utf-8")
+
+
+def _declared(owner: ast.ClassDef) -> set[str]:
+    """The names the class body itself binds: those keep their own declaration."""
+    names: set[str] = set()
+    pending = list(owner.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        else:
+            pending.extend(_branches(node))
+    return names
+
+
+def _branches(node: ast.stmt) -> list[ast.stmt]:
+    """The statements inside an ``if``, ``try``, ``with``, ``for`` or ``while`` (their bodies,
+    ``else``, handlers and ``finally``); none for a simple statement."""
+    inner: list[ast.stmt] = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.stmt):
+            inner.append(child)
+        elif isinstance(child, ast.ExceptHandler):
+            inner.extend(child.body)
+    return inner
+
+
+def _instance_attributes(
+    method: _Function, owner: ast.ClassDef, segment: Callable[[ast.expr], str]
+) -> list[tuple[str, str]]:
+    """``self.<name>`` assignments in ``method`` that the class body does not declare, with
+    the annotation to declare them with."""
+    if any(
+        isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+        for d in method.decorator_list
+    ):
+        return []
+    positional = [*method.args.posonlyargs, *method.args.args]
+    if not positional:
+        return []
+    self_name = positional[0].arg
+    parameters = {
+        a.arg: segment(a.annotation)
+        for a in [*positional, *method.args.kwonlyargs]
+        if a.annotation is not None
+    }
+    found: dict[str, str] = {}
+    for node in ast.walk(method):
+        if isinstance(node, ast.AnnAssign) and _is_self_attribute(node.target, self_name):
+            assert isinstance(node.target, ast.Attribute)
+            found[node.target.attr] = segment(node.annotation)
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for item in _flattened(target):
+                    if _is_self_attribute(item, self_name):
+                        assert isinstance(item, ast.Attribute)
+                        value = node.value if item is target else None
+                        found.setdefault(item.attr, _annotation_of(value, parameters))
+    declared = _declared(owner)
+    return [(name, found[name]) for name in found if name not in declared]
+
+
+def _flattened(target: ast.expr) -> list[ast.expr]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [item for element in target.elts for item in _flattened(element)]
+    return [target]
+
+
+def _is_self_attribute(target: ast.expr, self_name: str) -> bool:
+    return (
+        isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == self_name
+    )
+
+
+def _annotation_of(value: ast.expr | None, parameters: dict[str, str]) -> str:
+    """The annotation of the parameter ``value`` names, else Any."""
+    if isinstance(value, ast.Name) and parameters.get(value.id):
+        return parameters[value.id]
+    return _ANY
