@@ -140,21 +140,26 @@ def test_init_missing_project(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 APP = """\
 import sqlite3, subprocess
+import psycopg2
 
 
 def f(u: str) -> None:
     sqlite3.connect(":memory:").execute(f"SELECT {u}")
+    psycopg2.connect("").cursor().execute(f"SELECT {u}")
 """
-# How each checker is run by hand from the project root; ty and pyrefly in a one-line format so
+# How each checker is run by hand from the project root, with the project's Python (here, the
+# one running the tests, which has types-psycopg2); ty and pyrefly in a one-line format so
 # that the location of a diagnostic's context (ty names the sink's stub) is not mistaken for one.
 DIRECT = {
-    "pyright": [],
-    "basedpyright": [],
-    "mypy": ["."],
-    "zuban": ["check"],
-    "ty": ["check", "--output-format", "concise"],
-    "pyrefly": ["check", "--output-format", "min-text"],
-}
+    "pyright": ["--pythonpath", sys.executable],
+    "basedpyright": ["--pythonpath", sys.executable],
+    "mypy": ["--python-executable", sys.executable, "."],
+    "zuban": ["check", "--python-executable", sys.executable],
+    "ty": ["check", "--output-format", "concise", "--python", sys.executable],
+    "pyrefly": [
+        "check", "--output-format", "min-text", "--python-interpreter-path", sys.executable
+    ],
+}  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -164,9 +169,13 @@ def test_direct_checker_runs_skip_the_stubs_folder_and_load_the_stubs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], names: tuple[str, ...]
 ) -> None:
     _installed(*names)
+    if not any(
+        (s / "psycopg2-stubs").is_dir() for s in thirdparty.site_packages(Path(sys.executable))
+    ):
+        pytest.skip("psycopg2-stubs is not installed (the test extras install it)")
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\nversion = "0"\n')
     (tmp_path / "app.py").write_text(APP)
-    args = ["init", "--project", str(tmp_path)]
+    args = ["init", "--project", str(tmp_path), "--python", sys.executable]
     for name in names:
         args += ["--checker", name]
     assert main(args) == EXIT_OK
@@ -193,8 +202,10 @@ def test_direct_checker_runs_skip_the_stubs_folder_and_load_the_stubs(
         assert proc.returncode == 1, f"{name}: {output}"
         # ... reported nothing in the folder init wrote ...
         assert relative not in output, f"{name}: {output}"
-        # ... and loaded our stubs: the f-string reaching sqlite3 is an error.
-        assert "app.py:5:" in output, f"{name}: {output}"
+        # ... and loaded our stubs: the f-string reaching sqlite3 is an error, and so is the one
+        # reaching psycopg2, from the tightened copy of types-psycopg2 init put in the overlay.
+        assert "app.py:6:" in output, f"{name}: {output}"
+        assert "app.py:7:" in output, f"{name}: {output}"
 
 
 @pytest.mark.parametrize("folder", ["stubs", "./typings", "tools/literalstring"])
@@ -338,7 +349,10 @@ def test_init_for_zuban_silences_the_overlay_modules_and_keeps_the_users_overrid
     text = (tmp_path / "pyproject.toml").read_text()
     assert 'module = "yaml"  # untyped\nignore_missing_imports = true\n' in text
     assert text.count("[[tool.mypy.overrides]]") == 2
-    assert '"os", "os.*", "sqlite3", "sqlite3.*", "subprocess"]\nignore_errors = true' in text
+    assert '"os", "os.*", "sqlite3", "sqlite3.*", "subprocess", "MySQLdb",' in text
+    # Each third-party package under both of the names its overlay copy has.
+    assert '"sqlalchemy", "sqlalchemy.*", "sqlalchemy-stubs", "sqlalchemy-stubs.*"]' in text
+    assert '"sqlalchemy-stubs.*"]\nignore_errors = true' in text
     assert main(args) == EXIT_OK
     assert (tmp_path / "pyproject.toml").read_text() == text
 
@@ -412,8 +426,9 @@ def test_doctor_says_why_mypy_does_not_enforce_when_the_plugin_cannot_run(
 def test_doctor_lists_the_third_party_packages_check_tightens(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The packages of the chosen environment that our specifications speak of: the same for
-    every checker, and said plainly to be `check`'s only, since `init` does not write them."""
+    """The packages of the chosen environment that our specifications speak of: tightened by
+    `check` for every checker, and, measured with a probe, loaded by the project's own pyright
+    run only once `init` has written them."""
     _installed("pyright")
     sites = thirdparty.site_packages(Path(sys.executable))
     if not any((s / "psycopg2-stubs").is_dir() for s in sites):
@@ -422,5 +437,14 @@ def test_doctor_lists_the_third_party_packages_check_tightens(
     assert main([*doctor, "--python", sys.executable]) == EXIT_OK
     out = capsys.readouterr().out
     assert "third-party sinks, for the packages installed in " in out
-    assert "  psycopg2: `check` tightens it (types-psycopg2 2.9.21." in out
-    assert "your own checker runs do not load it" in out
+    line = next(x for x in out.splitlines() if x.startswith("  psycopg2: "))
+    assert line.startswith("  psycopg2: `check` tightens it (types-psycopg2 2.9.21.")
+    assert line.endswith(
+        "your own runs refuse a str at its sinks: pyright: no (run `typing-literalstring init "
+        "--checker pyright`, and again after upgrading it)"
+    )
+    assert main(["init", "--project", str(tmp_path), "--python", sys.executable]) == EXIT_OK
+    capsys.readouterr()
+    assert main([*doctor, "--python", sys.executable]) == EXIT_OK
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("  psycopg2: "))
+    assert line.endswith("your own runs refuse a str at its sinks: pyright: yes")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__, baseline, output
+from . import __version__, baseline, output, thirdparty
 from .check import UsageError, run_check
 from .checkers import CHECKERS, COMMAND_CHECKERS, PLATFORMS, get_checker
 from .configure import DEFAULT_FOLDER, init
@@ -104,9 +104,10 @@ def _doctor(args: argparse.Namespace) -> int:
     if not start.is_dir():
         raise UsageError(f"no such project folder: {start}")
     project = find_root(start)  # the configuration the checkers read there is the root's
-    diagnoses = [diagnose(CHECKERS[name], project) for name in args.checker or COMMAND_CHECKERS]
-    sys.stdout.write(render(diagnoses))
-    sys.stdout.write(third_party(choose_environment(args.python, project).python))
+    checkers = [CHECKERS[name] for name in args.checker or COMMAND_CHECKERS]
+    sys.stdout.write(render([diagnose(checker, project) for checker in checkers]))
+    python = choose_environment(args.python, project).python
+    sys.stdout.write(third_party(python, project, checkers))
     return EXIT_OK
 
 
@@ -119,9 +120,22 @@ def _init(args: argparse.Namespace) -> int:
     for checker in chosen:
         if not checker.is_installed():
             checker.executable()  # raises with the install hint
-    result = init(project, chosen, folder=args.dir, profile=args.profile, force=args.force)
+    result = init(
+        project,
+        chosen,
+        folder=args.dir,
+        profile=args.profile,
+        force=args.force,
+        python=args.python,
+        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+    )
     for overlay in result.overlays:
         print(f"wrote the overlay {overlay}")
+    for c in result.third_party:
+        if c.covered:
+            print(f"  with {c.package} tightened ({c.base})")
+        elif c.why != thirdparty.NOT_INSTALLED:
+            print(f"  without {c.package}: {c.why}")
     for change in result.changes:
         state = "set" if change.needed else "already set"
         print(f"{state} {change.setting.describe()} in {result.pyproject}")
@@ -227,7 +241,9 @@ def parser() -> argparse.ArgumentParser:
         description="Build each checker's overlay into DIR/<checker> in the project root (the "
         "nearest folder from --project upwards holding pyproject.toml, setup.cfg, setup.py or "
         ".git) and add the settings that load it to the root's pyproject.toml, keeping comments "
-        "and other settings. Idempotent; refuses to replace a different existing value unless "
+        "and other settings. Each overlay also holds the tightened copies of the third-party "
+        "packages installed in the project's environment (--python): run init again after "
+        "upgrading them. Idempotent; refuses to replace a different existing value unless "
         "--force (a search path then keeps your entries after ours).",
     )
     init_command.add_argument(
@@ -245,6 +261,13 @@ def parser() -> argparse.ArgumentParser:
     )
     init_command.add_argument("--profile", choices=PROFILES, default="default")
     init_command.add_argument("--force", action="store_true")
+    init_command.add_argument(
+        "--python",
+        metavar="PATH",
+        help="the project's Python, whose installed third-party packages are tightened into "
+        "each overlay (default: as for check)",
+    )
+    init_command.add_argument("--cache-dir", help="where built third-party overlays are kept")
     init_command.set_defaults(run=_init)
 
     stubs = commands.add_parser(

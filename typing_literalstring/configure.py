@@ -11,6 +11,11 @@ on the whole project does not check them as the project's code: pyright, basedpy
 zuban and pyrefly skip hidden folders when they collect files; ty does not, so it gets an
 exclude; zuban checks every file on its mypy_path, so it gets ``ignore_errors`` for the overlay's
 modules (measured for each checker: docs/init.md).
+
+Each overlay also holds the tightened copies of the third-party packages installed in the
+project's environment (thirdparty.py), at its top: the folder each checker already searches
+first (pyrefly is told to search it too).  They are copies of the installed versions: after an
+upgrade, run init again (``doctor`` says when they are out of date).
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, MutableMapping, cast
 
+from . import thirdparty
 from .checkers import Checker
 from .errors import TypingLiteralStringError
 from .overlay import build_overlay
-from .project import find_root
+from .project import choose_environment, find_root
 from .stubspec import load_specs
 
 if TYPE_CHECKING:
@@ -97,13 +103,19 @@ def _combine(merge: str, ours: list[object], theirs: list[object]) -> list[objec
 
 
 def _overlay_modules() -> list[str]:
-    """The modules an overlay replaces, as mypy's per-module sections name them."""
+    """The modules an overlay replaces, as mypy's per-module sections name them: the stdlib's
+    and those of every third-party package we have specifications for, under both of the
+    names the overlay copies it to (zuban names the modules of ``psycopg2-stubs/`` on its
+    mypy_path ``psycopg2-stubs.*``)."""
     modules: list[str] = []
     for package in sorted({spec.package for spec in load_specs()}):
         if package.endswith(".pyi"):
             modules.append(package[: -len(".pyi")])
         else:
             modules += [package, f"{package}.*"]
+    third_party = {s.package for specs in thirdparty.specifications().values() for s in specs}
+    for package in sorted(third_party):
+        modules += [package, f"{package}.*", f"{package}-stubs", f"{package}-stubs.*"]
     return modules
 
 
@@ -140,6 +152,9 @@ def settings_for(checker: str, folder: str) -> list[Setting]:
     if checker == "pyrefly":
         return [
             Setting(("tool", "pyrefly"), "typeshed-path", overlay),
+            # Its typeshed-path is read for the standard library only: the third-party
+            # packages at the overlay's top are found on its search path.
+            Setting(("tool", "pyrefly"), "search-path", [overlay], merge=FIRST),
             # Without a preset pyrefly's lenient default reports no LiteralString error.
             Setting(("tool", "pyrefly"), "preset", "default"),
         ]
@@ -262,6 +277,8 @@ class InitResult:
     overlays: list[Path]
     changes: list[Change]
     pyproject: Path
+    # The third-party packages of the project's environment, tightened in each overlay or not.
+    third_party: list[thirdparty.Coverage]
 
 
 def hidden_folder(folder: str) -> str:
@@ -294,8 +311,11 @@ def init(
     folder: str = DEFAULT_FOLDER,
     profile: str = "default",
     force: bool = False,
+    python: str | None = None,
+    cache_dir: Path | None = None,
 ) -> InitResult:
-    """Configure the project whose root is the nearest from ``start`` upwards."""
+    """Configure the project whose root is the nearest from ``start`` upwards; ``python`` is
+    its environment as ``check`` chooses it, whose third-party packages are tightened."""
     names = [c.name for c in checkers]
     if "mypy" in names and "zuban" in names:
         raise TypingLiteralStringError(
@@ -312,12 +332,16 @@ def init(
         raise TypingLiteralStringError(f"cannot read {pyproject}: {error}") from error
     settings = [s for c in checkers for s in settings_for(c.name, folder)]
     changes = plan(document, settings, force, str(pyproject))  # refuses before any write
+    coverage = thirdparty.build(choose_environment(python, project).python, profile, cache_dir)
+    packages = [c.root for c in coverage if c.root is not None]
     overlays: list[Path] = []
     for checker in checkers:
         layout = "full" if checker.needs_full_typeshed else "overlay"
         out = project / folder / checker.name
         try:
-            build_overlay(checker.overlay_base(), out, profile=profile, layout=layout)
+            build_overlay(
+                checker.overlay_base(), out, profile=profile, layout=layout, third_party=packages
+            )
         except OSError as error:
             raise TypingLiteralStringError(f"cannot write {out}: {error}") from error
         overlays.append(out)
@@ -327,4 +351,4 @@ def init(
             _write_atomically(pyproject, tomlkit.dumps(document))
         except OSError as error:
             raise TypingLiteralStringError(f"cannot write {pyproject}: {error}") from error
-    return InitResult(overlays, changes, pyproject)
+    return InitResult(overlays, changes, pyproject, coverage)

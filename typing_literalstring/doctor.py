@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 from . import thirdparty
 from .checkers import CHECKERS, Checker, MypyPlugin, enforcing
 from .errors import TypingLiteralStringError
+from .literal_errors import is_about_literal_string, is_no_matching_overload
 
 # Line 5: an error iff the checker enforces LiteralString.  Line 6: no error iff its typeshed has
 # the Appendix C overloads (upper() of a LiteralString is LiteralString).
@@ -143,18 +145,149 @@ def render(diagnoses: list[Diagnosis]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def third_party(python: Path) -> str:
-    """Which third-party packages `check` tightens for the environment of ``python``: the same
-    for every checker (docs/third-party-overrides.md), and only in `check` so far."""
+def third_party(python: Path, project: Path, checkers: list[Checker]) -> str:
+    """Which third-party packages `check` tightens for the environment of ``python`` (the same
+    for every checker: docs/third-party-overrides.md), and, for each installed checker, whether
+    its own run in ``project`` (with the project's configuration) refuses a str at each
+    package's sink: measured with a probe file, as for the standard library."""
     coverage = thirdparty.build(python, "default")
-    lines = [f"third-party sinks, for the packages installed in {python}:"]
+    covered = [c for c in coverage if c.covered]
+    own: dict[str, dict[str, bool] | str] = {}
+    if covered:
+        source, lines = third_party_probe(covered)
+        for checker in checkers:
+            if not checker.is_installed():
+                continue
+            try:
+                with tempfile.TemporaryDirectory(prefix="typing-literalstring-doctor-") as tmp:
+                    refused = _literal_error_lines(checker, source, Path(tmp), project, python)
+            except TypingLiteralStringError as error:
+                own[checker.name] = str(error)
+                continue
+            own[checker.name] = {
+                package: all(n in refused for n, p in lines.items() if p == package)
+                for package in set(lines.values())
+            }
+    out = [f"third-party sinks, for the packages installed in {python}:"]
     for c in coverage:
-        if c.covered:
-            lines.append(
-                f"  {c.package}: `check` tightens it ({c.base}) for every "
-                "checker; your own checker runs do not load it (`init` writes only the "
-                "standard library's stubs so far)"
-            )
-        else:
-            lines.append(f"  {c.package}: {c.why}")
-    return "\n".join(lines) + "\n"
+        if not c.covered:
+            out.append(f"  {c.package}: {c.why}")
+            continue
+        runs: list[str] = []
+        for name, found in own.items():
+            if isinstance(found, str):
+                runs.append(f"{name}: unknown ({found})")
+            else:
+                runs.append(f"{name}: {_yes_no(found.get(c.package))}")
+        said = f"; your own runs refuse a str at its sinks: {', '.join(runs)}" if runs else ""
+        missing = [n for n, f in own.items() if isinstance(f, dict) and not f.get(c.package)]
+        hint = (
+            f" (run `typing-literalstring init {' '.join('--checker ' + n for n in missing)}`, "
+            "and again after upgrading it)"
+            if missing
+            else ""
+        )
+        out.append(f"  {c.package}: `check` tightens it ({c.base}) for every checker{said}{hint}")
+    return "\n".join(out) + "\n"
+
+
+def third_party_probe(coverage: list[thirdparty.Coverage]) -> tuple[str, dict[int, str]]:
+    """A file calling every sink of the covered packages with a ``str``, and the package of
+    each call's line.  The arguments are placed as the tightened signature orders them, every
+    other required one being Any, so the only error a call can draw is about LiteralString."""
+    imports: set[str] = set()
+    receivers: dict[str, str] = {}  # "psycopg2._psycopg.cursor" -> "r0"
+    calls: list[tuple[str, str]] = []
+    for c in coverage:
+        assert c.root is not None
+        for spec in thirdparty.specifications()[c.distribution]:
+            if spec.package != c.package:
+                continue
+            tree = ast.parse((c.root / spec.target).read_text(encoding="utf-8"))
+            module = spec.target[: -len(".pyi")].replace("/", ".")
+            module = module[: -len(".__init__")] if module.endswith(".__init__") else module
+            imports.add(module)
+            for function in spec.functions:
+                for retype in function.retypes:
+                    if not retype.annotation.startswith("LiteralString"):
+                        continue  # a collection of them (Django's extra): not probed
+                    arguments = _probe_arguments(tree, function.owner, function.name, retype.name)
+                    if arguments is None:
+                        continue
+                    if function.owner is None:
+                        callee = f"{module}.{function.name}"
+                    elif function.name in ("__init__", "__new__"):
+                        callee = f"{module}.{function.owner}"
+                    else:
+                        owner = f"{module}.{function.owner}"
+                        receiver = receivers.setdefault(owner, f"r{len(receivers)}")
+                        callee = f"{receiver}.{function.name}"
+                    calls.append((f"{callee}({arguments})", c.package))
+    code = ["from typing import Any", "", *(f"import {m}" for m in sorted(imports)), "", ""]
+    typed = [f"{name}: {owner}" for owner, name in receivers.items()]
+    code.append(f"def probe({', '.join(['s: str', 'x: Any', *typed])}) -> None:")
+    lines: dict[int, str] = {}
+    for call, package in calls:
+        code.append(f"    {call}")
+        lines[len(code)] = package
+    return "\n".join(code) + "\n", lines
+
+
+def _probe_arguments(tree: ast.Module, owner: str | None, name: str, parameter: str) -> str | None:
+    """The arguments of a call passing ``s`` to ``parameter`` of ``owner.name`` (``x``, Any,
+    to every other required one); None when the tightened module has no such definition or
+    the parameter cannot be passed alone (``*args``)."""
+    scope: list[ast.stmt] = tree.body
+    if owner is not None:
+        classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == owner]
+        if not classes:
+            return None
+        scope = classes[0].body
+    definition = next(
+        (
+            node
+            for statement in scope
+            for node in ast.walk(statement)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+        ),
+        None,
+    )
+    if definition is None:
+        return None
+    positional = [*definition.args.posonlyargs, *definition.args.args][owner is not None :]
+    names = [a.arg for a in positional]
+    required = len(positional) - len(definition.args.defaults)
+    arguments: list[str] = []
+    if parameter in names:
+        at = names.index(parameter)
+        arguments = ["x"] * at + ["s"] + ["x"] * max(0, required - at - 1)
+    for argument, default in zip(definition.args.kwonlyargs, definition.args.kw_defaults):
+        if argument.arg == parameter:
+            arguments.append(f"{parameter}=s")
+        elif default is None:
+            arguments.append(f"{argument.arg}=x")
+    if "s" not in arguments and f"{parameter}=s" not in arguments:
+        return None
+    if parameter not in names:  # keyword-only: the positional ones still need values
+        arguments = ["x"] * required + arguments
+    return ", ".join(arguments)
+
+
+def _literal_error_lines(
+    checker: Checker, source: str, work: Path, project: Path, python: Path
+) -> set[int]:
+    probe = work / "probe.py"
+    probe.write_text(source, encoding="utf-8")
+    result = checker.run(
+        [probe], python_version=None, workdir=work / "run", project=project, python=python
+    )
+    name = "mypy+plugin" if checker.name == "mypy" else checker.name
+    return {
+        d.line
+        for d in result.diagnostics
+        if d.severity == "error"
+        and d.path == str(probe)
+        # With a str and Any arguments, only our tightening leaves no overload to match
+        # (django-stubs' mark_safe).
+        and (is_about_literal_string(d, name) or is_no_matching_overload(d))
+    }

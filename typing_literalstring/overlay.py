@@ -25,7 +25,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Sequence, cast
 
 from . import __version__
 from .errors import SpecError, TypingLiteralStringError
@@ -60,8 +60,11 @@ def build_overlay(
     profile: str = "default",
     layout: str = "overlay",
     specs: list[ModuleSpec] | None = None,
+    third_party: Sequence[Path] = (),
 ) -> Overlay:
-    """Build into ``out`` (replacing it) from ``base_typeshed``, the folder holding ``stdlib/``."""
+    """Build into ``out`` (replacing it) from ``base_typeshed``, the folder holding ``stdlib/``;
+    with the contents of each ``third_party`` folder (tightened third-party packages,
+    thirdparty.py) at its top."""
     if profile not in (*PROFILES, UNTIGHTENED):
         raise SpecError(f"unknown profile {profile!r}: choose one of {', '.join(PROFILES)}")
     if layout not in LAYOUTS:
@@ -107,6 +110,10 @@ def build_overlay(
                 shutil.copyfile(source, stdlib / package)
         for target, text in tightened.items():
             (stdlib / target).write_text(text, encoding="utf-8", newline="")
+        for folder in third_party:
+            for copied in sorted(folder.iterdir()):
+                if copied.is_dir():
+                    shutil.copytree(copied, staging / copied.name)
         files = {t: hashlib.sha256(text.encode()).hexdigest() for t, text in tightened.items()}
         manifest = {
             "builder": __version__,
