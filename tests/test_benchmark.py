@@ -16,8 +16,10 @@ def test_corpus_cases_are_labelled() -> None:
     cases = benchmark.load_cases()
     for family in benchmark.FAMILIES:
         labels = [c.label for c in cases if c.family == family]
-        assert labels.count("vulnerable") >= 20
-        assert labels.count("safe") >= 20
+        # The stdlib families have grown past 20 each; each newer family starts at 15.
+        least = 20 if family in ("sql", "shell", "logging") else 15
+        assert labels.count("vulnerable") >= least, family
+        assert labels.count("safe") >= least, family
     for case in cases:
         sink = case.path.read_text().splitlines()[case.sink_line - 1]
         assert "(" in sink, f"{case.name}: the sink line holds no call"
@@ -27,7 +29,7 @@ def test_scores_count_each_case_once() -> None:
     cases = {f"/c/{n}": c for n, c in enumerate(benchmark.load_cases()[:6])}
     run = benchmark.ToolRun("t", "1", 0.0)
     for copy, case in cases.items():
-        run.flagged[copy] = {case.family}  # flags everything
+        run.flagged[copy] = {benchmark.FINDING_FAMILY.get(case.family, case.family)}  # all
     for family in benchmark.FAMILIES:
         s = benchmark.score(run, cases, family)
         assert s.fn == s.tn == 0
@@ -53,7 +55,7 @@ def test_detection_on_three_cases(tmp_path: Path) -> None:
     per_tool_family = [r for r in rows if r.count("|") == 11]
     # Each checker has a second row set: the same checker with --report-any.
     runs = len(tools) + sum(t in CHECKERS for t in tools)
-    assert len(per_tool_family) == 3 * runs
+    assert len(per_tool_family) == len(benchmark.FAMILIES) * runs
     for row in per_tool_family:
         tp, fn, tn, fp = (int(cell) for cell in row.split("|")[4:8])
         assert tp + fn + tn + fp == 1  # one case of each family

@@ -41,7 +41,7 @@ def pg(user: str, table: str) -> None:
     cur.execute("SELECT * FROM t WHERE name = %s", (user,))
     cur.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(table)))
     cur.execute(sql.SQL("SELECT * FROM " + table))  # E: LS101 psycopg2.sql.SQL
-    cur.executemany(f"INSERT INTO {table} VALUES (%s)", [(1,)])  # E: LS101 psycopg2 cursor.executemany
+    cur.executemany(f"INSERT INTO {table} VALUES (%s)", [(1,)])  # E: LS101 cursor.executemany
     cur.mogrify("SELECT %s", (user,))
 
 
@@ -63,13 +63,13 @@ def alchemy(user: str) -> None:
 async def lite(user: str) -> None:
     async with aiosqlite.connect("x.db") as db:
         cur = await db.cursor()
-        await cur.execute(f"SELECT * FROM t WHERE a = '{user}'")  # E: LS101 aiosqlite Cursor.execute
+        await cur.execute(f"SELECT * FROM t WHERE a = '{user}'")  # E: LS101 Cursor.execute
         await cur.execute("SELECT * FROM t WHERE a = ?", (user,))
 
 
 def dj(user: str) -> None:
     with connection.cursor() as cur:
-        cur.execute("SELECT * FROM t WHERE a = '%s'" % user)  # E: LS101 Django CursorWrapper.execute
+        cur.execute("SELECT * FROM t WHERE a = '%s'" % user)  # E: LS101 CursorWrapper.execute
         cur.execute("SELECT * FROM t WHERE a = %s", [user])
     RawSQL(f"SELECT {user}", [])  # E: LS101 RawSQL
     RawSQL("SELECT %s", [user])

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from typing_literalstring import thirdparty
 from typing_literalstring.checkers import Checker, Diagnostic
+from typing_literalstring.errors import TypingLiteralStringError
 from typing_literalstring.overlay import build_overlay
 
 from .markers import applies_to, profile_of, read_markers
@@ -52,6 +55,17 @@ class Outcome:
 
 def case_files(cases: Path = CASES) -> list[Path]:
     return sorted(cases.glob("check_*.py"))
+
+
+def third_party_case_files(cases: Path = CASES) -> list[Path]:
+    """The case files of third-party packages: ``test_cases/<distribution>/check_*.py``, the
+    folder named as the package's specification folder (``stubs/<distribution>/``), or as a
+    package typed with LiteralString itself (psycopg)."""
+    return sorted(cases.glob("*/check_*.py"))
+
+
+# Third-party cases run on the Python their packages are installed for: this interpreter's.
+THIRD_PARTY_TARGET = f"{sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def compare(outcome: Outcome, path: Path, diagnostics: Sequence[Diagnostic]) -> None:
@@ -129,3 +143,52 @@ def run_checker(
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             return list(pool.map(run, wanted))
+
+
+def run_third_party(
+    checker: Checker, files: Sequence[Path] | None = None, *, stock: bool = False
+) -> Outcome:
+    """``checker`` on the third-party case files, for this interpreter's Python, with this
+    environment's packages tightened as `check` tightens them (or, ``stock``, untouched).
+
+    Raises TypingLiteralStringError when a case file's package has a specification but is not
+    tightened here (not installed, or the specification no longer applies)."""
+    chosen = [f.resolve() for f in (files if files is not None else third_party_case_files())]
+    outcome = Outcome(checker.name, THIRD_PARTY_TARGET)
+    with tempfile.TemporaryDirectory(prefix=f"tls-{checker.name}-third-party-") as tmp:
+        work = Path(tmp)
+        for profile in PROFILES:
+            batch = [f for f in chosen if profile_of(f) == profile]
+            if not batch:
+                continue
+            overlay: Path | None = None
+            roots: list[Path] = []
+            if not stock:
+                layout = "full" if checker.needs_full_typeshed else "overlay"
+                overlay = build_overlay(
+                    checker.overlay_base(), work / f"overlay-{profile}", profile=profile,
+                    layout=layout,
+                ).root  # fmt: skip
+                coverage = thirdparty.build(Path(sys.executable), profile, work / "cache")
+                _require_coverage(coverage, batch)
+                roots = [c.root for c in coverage if c.root is not None]
+            result = checker.run(
+                batch,
+                python_version=THIRD_PARTY_TARGET,
+                overlay=overlay,
+                workdir=work / f"run-{profile}",
+                extra_paths=roots,
+            )
+            for path in batch:
+                compare(outcome, path, [d for d in result.diagnostics if d.path == str(path)])
+    return outcome
+
+
+def _require_coverage(coverage: list[thirdparty.Coverage], files: Sequence[Path]) -> None:
+    distributions = {path.parent.name for path in files}
+    for c in coverage:
+        if c.distribution in distributions and not c.covered:
+            raise TypingLiteralStringError(
+                f"the cases of {c.distribution} cannot run: {c.package} is not tightened here "
+                f"({c.why}); install the test extras: pip install -e '.[test]'"
+            )

@@ -1,8 +1,9 @@
 # label: safe
 # family: markup
-# sink-line: 12
+# sink-line: 13
 # why: format_html gets a literal format string and the user's name and URL as arguments, which it escapes before inserting.
 from django.http import HttpRequest, HttpResponse
+from django.urls import path
 from django.utils.html import format_html
 
 
@@ -11,3 +12,8 @@ def author_link(request: HttpRequest) -> HttpResponse:
     homepage = request.GET.get("homepage", "#")
     link = format_html("<a class='author' href='{}'>{}</a>", homepage, name)
     return HttpResponse(link)
+
+
+urlpatterns = [
+    path("authors/link/", author_link, name="author-link"),
+]

@@ -1,8 +1,9 @@
 # label: vulnerable
 # family: markup
-# sink-line: 13
+# sink-line: 14
 # why: The field label from the query string is %-formatted into format_html's format string, so only the value argument gets escaped.
 from django.http import HttpRequest, HttpResponse
+from django.urls import path
 from django.utils.html import format_html
 
 
@@ -12,3 +13,8 @@ def field_row(request: HttpRequest) -> HttpResponse:
     fmt = "<tr><th>%s</th><td>{}</td></tr>" % label
     row = format_html(fmt, value)
     return HttpResponse(row)
+
+
+urlpatterns = [
+    path("fields/row/", field_row, name="field-row"),
+]

@@ -1,8 +1,9 @@
 # label: safe
 # family: markup
-# sink-line: 13
+# sink-line: 14
 # why: format_html's format string is a join of literal cell templates; the order fields from the request are escaped arguments.
 from django.http import HttpRequest, HttpResponse
+from django.urls import path
 from django.utils.html import format_html
 
 
@@ -12,3 +13,8 @@ def order_row(request: HttpRequest) -> HttpResponse:
     total = request.GET.get("total", "0.00")
     row = format_html("".join(["<tr>", "<td>{}</td>", "<td>{}</td>", "<td class='num'>{}</td>", "</tr>"]), order_id, customer, total)
     return HttpResponse(row)
+
+
+urlpatterns = [
+    path("orders/row/", order_row, name="order-row"),
+]

@@ -1,8 +1,9 @@
 # label: safe
 # family: markup
-# sink-line: 12
+# sink-line: 13
 # why: The percentage is converted with int() and clamped, so only digits reach the mark_safe HTML (a checker cannot prove this).
 from django.http import HttpRequest, HttpResponse
+from django.urls import path
 from django.utils.safestring import mark_safe
 
 
@@ -11,3 +12,8 @@ def upload_progress(request: HttpRequest) -> HttpResponse:
     percent = min(max(percent, 0), 100)
     bar = mark_safe(f"<progress value='{percent}' max='100'>{percent}%</progress>")
     return HttpResponse(bar)
+
+
+urlpatterns = [
+    path("uploads/progress/", upload_progress, name="upload-progress"),
+]
