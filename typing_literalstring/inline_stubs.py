@@ -15,11 +15,29 @@ carries, else the annotation of the parameter it assigns, else ``Any``.
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
+from pathlib import Path
 from typing import Callable, Union
 
 _Function = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 # The name the generated declarations use for Any, imported once per module that needs it.
 _ANY = "_typing_literalstring_Any"
+
+
+def write_stubs(package: Path, into: Path) -> None:
+    """Every module of the inline-typed ``package`` (a folder) as a stub in ``into`` (a
+    ``.pyi`` the package ships wins over its ``.py``).  Raises SyntaxError for a module that
+    does not parse."""
+    for source in sorted(package.rglob("*.py*")):
+        if source.suffix not in (".py", ".pyi") or "__pycache__" in source.parts:
+            continue
+        if source.suffix == ".py" and source.with_suffix(".pyi").is_file():
+            continue
+        target = into / source.relative_to(package).with_suffix(".pyi")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = source.read_text(encoding="utf-8")
+        target.write_text(text if source.suffix == ".pyi" else stub_text(text), encoding="utf-8")
 
 
 def stub_text(source: str) -> str:
@@ -70,6 +88,10 @@ def stub_text(source: str) -> str:
                         text.encode("utf-8"),
                     )
                 )
+                header = data[
+                    offset(node.lineno, node.col_offset) : offset(first.lineno, first.col_offset)
+                ]
+                edits.extend(_header_edits(node, header, offset(node.lineno, node.col_offset)))
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, node)
             else:
@@ -90,6 +112,65 @@ def stub_text(source: str) -> str:
     for start, end, text in sorted(edits, reverse=True):
         data = data[:start] + text + data[end:]
     return data.decode("utf-8")
+
+
+def _own_nodes(function: _Function) -> list[ast.AST]:
+    """The nodes of ``function``'s body, without those of functions and classes inside it."""
+    found: list[ast.AST] = []
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _header_edits(function: _Function, header: bytes, start: int) -> list[tuple[int, int, bytes]]:
+    """What a body said of the signature, said in the stub.
+
+    An ``async def`` that yields is an async generator; as a stub without its body it would
+    read as a coroutine, so it loses ``async`` (typeshed's spelling).  A function without a
+    return annotation that never returns a value, never yields and does not end by raising
+    returns None, which pyright infers from the body and would lose with it."""
+    own = _own_nodes(function)
+    yields = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own)
+    edits: list[tuple[int, int, bytes]] = []
+    if isinstance(function, ast.AsyncFunctionDef) and yields:
+        edits.append((start, start + header.index(b"def"), b""))
+    returns_value = any(isinstance(n, ast.Return) and n.value is not None for n in own)
+    if (
+        function.returns is None
+        and not yields
+        and not returns_value
+        and not isinstance(function.body[-1], ast.Raise)
+    ):
+        colon = _header_colon(header)
+        if colon is not None:
+            edits.append((start + colon, start + colon, b" -> None"))
+    return edits
+
+
+def _header_colon(header: bytes) -> int | None:
+    """The offset in ``header`` (a ``def`` line up to its body) of the colon that ends it."""
+    depth = 0
+    text = header.decode("utf-8")
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.OP:
+                continue
+            if token.string in "([{":
+                depth += 1
+            elif token.string in ")]}":
+                depth -= 1
+            elif token.string == ":" and depth == 0:
+                line, column = token.start
+                lines = text.splitlines(keepends=True)
+                position = sum(len(x) for x in lines[: line - 1]) + column
+                return len(text[:position].encode("utf-8"))
+    except (tokenize.TokenError, IndentationError):
+        return None
+    return None
 
 
 def _declared(owner: ast.ClassDef) -> set[str]:
@@ -172,7 +253,10 @@ def _is_self_attribute(target: ast.expr, self_name: str) -> bool:
 
 
 def _annotation_of(value: ast.expr | None, parameters: dict[str, str]) -> str:
-    """The annotation of the parameter ``value`` names, else Any."""
+    """The annotation of the parameter ``value`` names, the type of a literal (what pyright
+    would have declared from it: ``self.is_active = True`` is ``bool``), else Any."""
     if isinstance(value, ast.Name) and parameters.get(value.id):
         return parameters[value.id]
+    if isinstance(value, ast.Constant) and isinstance(value.value, (bool, int, float, str, bytes)):
+        return type(value.value).__name__
     return _ANY

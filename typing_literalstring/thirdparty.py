@@ -31,7 +31,7 @@ from typing import Sequence
 from . import __version__
 from .cache import cache_root
 from .errors import SpecError, TypingLiteralStringError
-from .inline_stubs import stub_text
+from .inline_stubs import write_stubs
 from .stubspec import STDLIB, ModuleSpec, load_specs, specs_dir
 from .tighten import tighten_module
 
@@ -189,7 +189,7 @@ def _write(
     """The base under ``into/<package>/``, tightened, then copied to ``into/<package>-stubs/``."""
     copy = into / package
     if base.inline:
-        _write_inline_stubs(base.folder, copy)
+        write_stubs(base.folder, copy)
     else:
         shutil.copytree(base.folder, copy)
     for spec in specs:
@@ -198,19 +198,6 @@ def _write(
             tighten_module(module.read_text(encoding="utf-8"), spec, profile), encoding="utf-8"
         )
     shutil.copytree(copy, into / f"{package}-stubs")
-
-
-def _write_inline_stubs(package: Path, into: Path) -> None:
-    """Every module of an inline-typed ``package`` as a stub (a ``.pyi`` it ships wins)."""
-    for source in sorted(package.rglob("*.py*")):
-        if source.suffix not in (".py", ".pyi") or "__pycache__" in source.parts:
-            continue
-        target = into / source.relative_to(package).with_suffix(".pyi")
-        if source.suffix == ".py" and source.with_suffix(".pyi").is_file():
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        text = source.read_text(encoding="utf-8")
-        target.write_text(text if source.suffix == ".pyi" else stub_text(text), encoding="utf-8")
 
 
 def _normalized(name: str) -> str:
