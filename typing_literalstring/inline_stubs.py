@@ -29,22 +29,100 @@ def write_stubs(package: Path, into: Path) -> None:
     """Every module of the inline-typed ``package`` (a folder) as a stub in ``into`` (a
     ``.pyi`` the package ships wins over its ``.py``).  Raises SyntaxError for a module that
     does not parse."""
+    modules: dict[Path, tuple[str, ast.Module | None]] = {}
     for source in sorted(package.rglob("*.py*")):
         if source.suffix not in (".py", ".pyi") or "__pycache__" in source.parts:
             continue
         if source.suffix == ".py" and source.with_suffix(".pyi").is_file():
             continue
+        text = source.read_text(encoding="utf-8")
+        modules[source] = (text, ast.parse(text) if source.suffix == ".py" else None)
+    classes = Classes()
+    for _, tree in modules.values():
+        if tree is not None:
+            classes.add(tree)
+    for source, (text, tree) in modules.items():
         target = into / source.relative_to(package).with_suffix(".pyi")
         target.parent.mkdir(parents=True, exist_ok=True)
-        text = source.read_text(encoding="utf-8")
-        target.write_text(text if source.suffix == ".pyi" else stub_text(text), encoding="utf-8")
+        stub = text if tree is None else stub_text(text, classes, tree)
+        target.write_text(stub, encoding="utf-8")
 
 
-def stub_text(source: str) -> str:
-    """``source`` (a module's text) as a stub: bodies dropped, instance attributes declared.
+class Classes:
+    """The classes of a package by name: the names each declares in its body, and its bases.
+
+    An instance attribute a base class declares is the base's to type (pyright keeps the base's
+    declaration when a subclass assigns it), so a subclass's stub must not declare it again:
+    SQLAlchemy's ``Index.__init__`` sets ``self.info`` from an optional parameter, where its
+    base declares ``info`` a property that is never None."""
+
+    def __init__(self) -> None:
+        self._declared: dict[str, set[str]] = {}
+        self._bases: dict[str, set[str]] = {}
+
+    def add(self, tree: ast.Module) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                self._declared.setdefault(node.name, set()).update(_declared(node))
+                self._declared[node.name].update(_assigned_attributes(node))
+                self._bases.setdefault(node.name, set()).update(
+                    name for base in node.bases if (name := _last_name(base))
+                )
+
+    def inherited(self, owner: ast.ClassDef) -> set[str]:
+        """What the package's classes named as ``owner``'s bases (and theirs) declare."""
+        found: set[str] = set()
+        seen: set[str] = set()
+        pending = [name for base in owner.bases if (name := _last_name(base))]
+        while pending:
+            name = pending.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            found |= self._declared.get(name, set())
+            pending.extend(self._bases.get(name, ()))
+        return found
+
+
+def _last_name(node: ast.expr) -> str:
+    """The name a base class is written with, without its module or subscript."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _assigned_attributes(owner: ast.ClassDef) -> set[str]:
+    """The ``self.<name>`` its methods assign: the stub declares them in its body."""
+    names: set[str] = set()
+    for method in owner.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            positional = [*method.args.posonlyargs, *method.args.args]
+            if not positional:
+                continue
+            for node in ast.walk(method):
+                targets: list[ast.expr] = []
+                if isinstance(node, ast.Assign):
+                    targets = [t for target in node.targets for t in _flattened(target)]
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                    targets = [node.target]
+                names.update(
+                    t.attr
+                    for t in targets
+                    if _is_self_attribute(t, positional[0].arg) and isinstance(t, ast.Attribute)
+                )
+    return names
+
+
+def stub_text(source: str, classes: Classes | None = None, tree: ast.Module | None = None) -> str:
+    """``source`` (a module's text) as a stub: bodies dropped, instance attributes declared
+    (``classes``: the package's, whose declarations a subclass must not repeat; ``tree``:
+    ``source`` parsed, when the caller has it).
 
     Raises SyntaxError when ``source`` does not parse."""
-    tree = ast.parse(source)
+    tree = tree if tree is not None else ast.parse(source)
+    classes = classes if classes is not None else Classes()
     data = source.encode("utf-8")
     starts = [0]
     for line in data.splitlines(keepends=True):
@@ -62,10 +140,31 @@ def stub_text(source: str) -> str:
 
     edits: list[tuple[int, int, bytes]] = []
     needs_any = False
+    set_elsewhere = _set_by_functions(tree)
 
     def visit(body: list[ast.stmt], owner: ast.ClassDef | None) -> None:
         nonlocal needs_any
         for node in body:
+            if (
+                owner is None
+                and isinstance(node, ast.Assign)
+                and all(isinstance(t, ast.Name) and t.id in set_elsewhere for t in node.targets)
+            ):
+                # A module variable that functions assign through `global`: its type is all
+                # those values, of which the stub keeps none.
+                assert node.end_lineno is not None
+                assert node.end_col_offset is not None
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                text = "; ".join(f"{name}: {_ANY}" for name in names)
+                needs_any = True
+                edits.append(
+                    (
+                        offset(node.lineno, node.col_offset),
+                        offset(node.end_lineno, node.end_col_offset),
+                        text.encode("utf-8"),
+                    )
+                )
+                continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 first, last = node.body[0], node.body[-1]
                 assert last.end_lineno is not None
@@ -78,7 +177,10 @@ def stub_text(source: str) -> str:
                 text = "..."
                 if owner is not None:
                     indent = " " * node.col_offset
+                    inherited = classes.inherited(owner)
                     for name, annotation in _instance_attributes(node, owner, segment):
+                        if name in inherited:
+                            continue
                         needs_any = needs_any or annotation == _ANY
                         text += f"\n{indent}{name}: {annotation}"
                 edits.append(
@@ -94,6 +196,16 @@ def stub_text(source: str) -> str:
                 edits.extend(_header_edits(node, header, offset(node.lineno, node.col_offset)))
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, node)
+            elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                assert node.end_lineno is not None
+                assert node.end_col_offset is not None
+                edits.append(
+                    (
+                        offset(node.lineno, node.col_offset),
+                        offset(node.end_lineno, node.end_col_offset),
+                        _reexported(node).encode("utf-8"),
+                    )
+                )
             else:
                 visit(_branches(node), owner)
 
@@ -112,6 +224,37 @@ def stub_text(source: str) -> str:
     for start, end, text in sorted(edits, reverse=True):
         data = data[:start] + text + data[end:]
     return data.decode("utf-8")
+
+
+def _set_by_functions(tree: ast.Module) -> set[str]:
+    """The module variables that some function assigns, having declared them ``global``."""
+    names: set[str] = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        own = _own_nodes(function)
+        declared = {n for node in own if isinstance(node, ast.Global) for n in node.names}
+        if not declared:
+            continue
+        for node in own:
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = [t for target in node.targets for t in _flattened(target)]
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name) and t.id in declared)
+    return names
+
+
+def _reexported(node: ast.ImportFrom) -> str:
+    """``node`` with each name imported as itself: a stub re-exports only such names, while a
+    module of a package with ``py.typed`` lets its importers use the others too (pyright
+    then reports the private import, but knows the type; measured on alembic's
+    ``from sqlalchemy.testing import fixture``)."""
+    names = ", ".join(
+        f"{a.name} as {a.asname or a.name}" if a.name != "*" else "*" for a in node.names
+    )
+    return f"from {'.' * node.level}{node.module or ''} import {names}"
 
 
 def _own_nodes(function: _Function) -> list[ast.AST]:

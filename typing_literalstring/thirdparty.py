@@ -159,6 +159,9 @@ def _cached(
     digest = hashlib.sha256(f"{__version__}\0{base.folder}\0{profile}".encode())
     for spec in specs:
         digest.update(spec.source.read_bytes())
+    # The code that writes an entry: a change to it between releases rebuilds the entries.
+    for builder in _BUILDERS:
+        digest.update(builder.read_bytes())
     slug = re.sub(r"[^A-Za-z0-9.]+", "-", base.version)
     entry = cache / f"{package}-{slug}-{profile}-{digest.hexdigest()[:16]}"
     if (entry / _COMPLETE).is_file():
@@ -179,6 +182,8 @@ def _cached(
         shutil.rmtree(staging, ignore_errors=True)
 
 
+_HERE = Path(__file__).resolve().parent
+_BUILDERS = [_HERE / "thirdparty.py", _HERE / "inline_stubs.py", _HERE / "tighten.py"]
 # Written last into a cache entry: an entry without it is unfinished.
 _COMPLETE = "complete"
 
