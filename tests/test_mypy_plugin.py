@@ -1045,3 +1045,31 @@ def test_an_overloaded_call_with_unpacked_arguments_is_judged(tmp_path: Path) ->
         n for n, line in enumerate(UNPACKED_ARGUMENTS.splitlines(), 1) if line.endswith("# E")
     ]
     assert [int(e.split(":")[1]) for e in errors] == marked
+
+
+OPTIONAL_CONTAINERS = """\
+from typing import Dict, List, Mapping, Optional, Sequence
+from typing_extensions import LiteralString
+
+
+def where(clauses: Optional[Sequence[LiteralString]] = None) -> None: ...
+def select(columns: Optional[Mapping[str, LiteralString]] = None) -> None: ...
+
+
+def f(user: str, strs: List[str], d: Dict[str, str], ok: List[LiteralString]) -> None:
+    where([user])  # E
+    where(clauses=strs)  # E
+    select({"k": user})  # E
+    select(d)  # E
+    where(["a = 1", "b = 2"])
+    where(ok)
+    where(None)
+    select({"k": "v"})
+    select(None)
+"""
+
+
+def test_containers_of_literal_strings_under_an_optional_are_checked(tmp_path: Path) -> None:
+    """Django's extra(where: Sequence[LiteralString] | None): a list of str is refused as it
+    is without the Optional; None and literal items pass."""
+    _assert_errors_on_marked_lines(tmp_path, OPTIONAL_CONTAINERS)

@@ -47,12 +47,11 @@ def rejected(qs: "QuerySet[Any]", objects: "Manager[Any]", user: str, user_sql: 
     qs.raw(user_sql)  # E
     objects.raw("SELECT * FROM app_user WHERE name = '%s'" % user)  # E
     RawSQL(user_sql, ())  # E
-    # extra()'s parameters are `Sequence[LiteralString] | None` (a Mapping for select): the
-    # mypy plugin does not look into a list or dict display under an Optional (the others do).
-    qs.extra(select={"x": user_sql})  # E?: mypy+plugin misses it
-    qs.extra(where=[f"name = '{user}'"])  # E?: mypy+plugin misses it
-    qs.extra(tables=[user_sql])  # E?: mypy+plugin misses it
-    objects.extra(where=[user_sql])  # E?: mypy+plugin misses it
+    # extra()'s parameters are `Sequence[LiteralString] | None` (a Mapping for select).
+    qs.extra(select={"x": user_sql})  # E
+    qs.extra(where=[f"name = '{user}'"])  # E
+    qs.extra(tables=[user_sql])  # E
+    objects.extra(where=[user_sql])  # E
     mark_safe(user)  # E
     mark_safe(f"<b>{user}</b>")  # E
     format_html(user, user)  # E

@@ -47,6 +47,7 @@ from mypy.nodes import (
     TypeInfo,
     Var,
 )
+from mypy.subtypes import is_subtype
 from mypy.typeops import bind_self, type_object_type
 from mypy.types import (
     CallableType,
@@ -55,6 +56,7 @@ from mypy.types import (
     TupleType,
     Type,
     TypedDictType,
+    UnionType,
     get_proper_type,
 )
 
@@ -403,6 +405,16 @@ class ModuleCheck:
             if verdict is not None:
                 return verdict
         e = get_proper_type(expected)
+        if isinstance(e, UnionType):
+            # `Sequence[LiteralString] | None` (Django's extra(where=...)): an argument that
+            # fits a member without the mark is fine; else it must fit a marked one.
+            actual = self.types.get(expr)
+            marked = [m for m in e.items if contains_mark(m)]
+            if actual is None or any(
+                is_subtype(actual, m) for m in e.items if not contains_mark(m)
+            ):
+                return False
+            return all(self.violates(m, expr, scope) for m in marked)
         if isinstance(e, Instance):
             if isinstance(expr, (ListExpr, SetExpr, TupleExpr)) and len(e.args) == 1:
                 return any(self.violates(e.args[0], item, scope) for item in expr.items)

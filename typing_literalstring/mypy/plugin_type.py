@@ -32,6 +32,7 @@ from mypy.plugin import (
 from mypy.typeanal import TypeAnalyser
 from mypy.types import CallableType, FunctionLike, Overloaded, Type, get_proper_type
 
+from .. import __version__
 from .checks import ModuleCheck, needs_check
 from .constants import mark_literal_constants
 from .hooks import literal_overload_filter, str_method_result
@@ -80,9 +81,10 @@ class LiteralStringPlugin(Plugin):
         self._next_hooks: _HookCache = {}
         self._overloads: dict[str, bool] = {}
 
-    def report_config_data(self, ctx: ReportConfigContext) -> dict[str, bool]:
-        """The settings go into mypy's cache metadata: changing one rechecks every module."""
-        return self.settings.as_json()
+    def report_config_data(self, ctx: ReportConfigContext) -> dict[str, object]:
+        """The settings and our version go into mypy's cache metadata: changing one rechecks
+        every module (mypy hashes only the plugin's entry module, not the modules that judge)."""
+        return {**self.settings.as_json(), "typing_literalstring": __version__}
 
     # -- LiteralString becomes the marker -----------------------------------------------------
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
