@@ -269,6 +269,35 @@ class _Runs:
         )
 
 
+# pyright follows "No overloads for "join" match" with why the closest overload refused the
+# argument, at the argument: `... cannot be assigned to parameter "iterable" of type
+# "Iterable[str]" in function "join"`.
+_CLOSEST_REFUSAL = re.compile(
+    r'to parameter "\w+" of type "(?P<type>[^"]*)" in function "(?P<f>\w+)"'
+)
+_NO_OVERLOAD_FOR = re.compile(r'No overloads for "(?P<f>\w+)"')
+
+
+def _fails_for_another_reason(overload: Diagnostic, errors: list[Diagnostic]) -> bool:
+    """Whether the call of a "no overload matches" error also fails its closest overload for a
+    type that names no LiteralString: then no literal string would make it pass (django-debug-
+    toolbar: `":".join([*namespaces, url_name])` with `url_name: str | None`)."""
+    named = _NO_OVERLOAD_FOR.search(overload.message)
+    if named is None:
+        return False
+    for other in errors:
+        if other is overload or other.path != overload.path or other.line != overload.line:
+            continue
+        refusal = _CLOSEST_REFUSAL.search(other.message)
+        if (
+            refusal is not None
+            and refusal["f"] == named["f"]
+            and "LiteralString" not in refusal["type"]
+        ):
+            return True
+    return False
+
+
 def _revealed(
     runs: _Runs, unsure: list[Diagnostic], parsed: dict[str, _Parsed], root: Path, stdlib: _Stdlib
 ) -> set[_Key]:
@@ -839,7 +868,10 @@ def run_check(
         unsure = [
             d
             for d in tightened
-            if is_no_matching_overload(d) and _key(d) not in about and _key(d) not in from_stubs
+            if is_no_matching_overload(d)
+            and _key(d) not in about
+            and _key(d) not in from_stubs
+            and not _fails_for_another_reason(d, tightened)
         ]
         if unsure and checker.reveals_overload_callees:
             progress(
