@@ -427,13 +427,14 @@ def name(namespaces: List[str], url_name: Optional[str], tables: List[str]) -> s
 """
 
 
-@pytest.mark.parametrize("name", ["pyright", "basedpyright"])
+@pytest.mark.parametrize("name", ENFORCING)
 def test_a_call_that_fails_for_another_reason_is_no_finding(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path
 ) -> None:
-    """pyright says "No overloads for join" for a list holding None, as it would without us;
-    the closest overload refused `Iterable[str]`, so no literal string would help: not a
-    finding (django-debug-toolbar 6.1.0).  The join of str reaching a LiteralString is one."""
+    """A checker says "no overload of join matches" for a list holding None, as it would
+    without us, listing Appendix C's LiteralString overload: not a finding, since a str method
+    always has a str overload (pyright: its closest overload refused `Iterable[str]`;
+    django-debug-toolbar 6.1.0).  The join of str reaching a LiteralString is one."""
     _checker(name)
     app = tmp_path / "app.py"
     app.write_text(JOIN_OF_OPTIONALS, encoding="utf-8")

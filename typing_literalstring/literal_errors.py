@@ -77,7 +77,14 @@ def notes_name_literal_string(notes: list[Diagnostic]) -> bool:
 # A str method's own LiteralString overload (PEP 675 Appendix C) is never a sink: its str
 # overload takes any string.  zuban 0.11.1 reports `"\n".join(list_of_str)` inside a call
 # against the LiteralString overload; that is the checker's overload choice, not a flow.
-_STR_METHOD = re.compile(r'(?:to "\w+" of "str"|`str\.\w+`|function "str\.\w+")')
+_STR_METHOD = re.compile(r'(?:"\w+" of "str"|`str\.\w+`|function "str\.\w+")')
+
+
+def names_a_str_method(diagnostic: Diagnostic) -> bool:
+    """Whether the error is about a call of a str method: "no overload matches" there lists
+    Appendix C's LiteralString overloads, but a str overload always follows, so it is never a
+    literal string refused (ty on django-debug-toolbar: `":".join([*names, None_or_str])`)."""
+    return bool(_STR_METHOD.search(diagnostic.message))
 
 
 def is_about_literal_string(diagnostic: Diagnostic, checker: str) -> bool:
