@@ -265,3 +265,21 @@ def test_mysqlclient_execute_gets_the_annotation_its_base_lacks(
     findings = json.loads(capsys.readouterr().out)["findings"]
     assert [(f["line"], f["rule"]) for f in findings] == [(5, "LS101"), (7, "LS001")]
     assert findings[0]["sink"] == "mysqlclient BaseCursor.execute"
+
+
+def test_only_the_packages_the_checked_files_reach_are_tightened(tmp_path: Path) -> None:
+    """A file importing Flask gets Flask and what it requires (Jinja2, MarkupSafe: its
+    templates are Jinja2's) tightened, nothing else; a file importing none builds nothing."""
+    _stub_packages_installed()
+    python = Path(sys.executable)
+    flask = thirdparty.build(python, "default", tmp_path / "cache", {"flask", "os"})
+    covered = {c.package for c in flask if c.covered}
+    assert covered == {"flask", "jinja2", "markupsafe"}
+    skipped = {c.package: c.why for c in flask if not c.covered}
+    assert skipped["sqlalchemy"] == thirdparty.NOT_IMPORTED
+    assert sorted(p.name.split("-")[0] for p in (tmp_path / "cache" / "third-party").iterdir()) == [
+        "flask", "jinja2", "markupsafe"
+    ]  # fmt: skip
+    nothing = thirdparty.build(python, "default", tmp_path / "empty", {"sqlite3"})
+    assert not any(c.covered for c in nothing)
+    assert not (tmp_path / "empty" / "third-party").exists()

@@ -45,11 +45,13 @@ from . import (
 from .cache import cached_overlay
 from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
 from .errors import CheckerFailedError, TypingLiteralStringError
+from .installed import imported_names
 from .literal_errors import (
     callee_in,
     is_about_literal_string,
     is_no_matching_overload,
     is_untyped_module,
+    names_a_str_method,
     notes_name_literal_string,
     unresolved_module,
 )
@@ -220,6 +222,7 @@ def _about_literal_strings(
             or (
                 is_no_matching_overload(d)
                 and checker != "mypy+plugin"  # the plugin rewords these itself
+                and not names_a_str_method(d)
                 and notes_name_literal_string(notes.get((d.path, d.line, d.column), []))
             )
         )
@@ -833,7 +836,8 @@ def run_check(
     stdlib = _Stdlib(base, stdlib_modules(base))
     try:
         progress("tightening the third-party packages installed in the checked environment")
-        result.third_party = thirdparty.build(environment.python, profile, cache_dir)
+        imports = imported_names(Path(p) for p in found)
+        result.third_party = thirdparty.build(environment.python, profile, cache_dir, imports)
         runs = replace(runs, third_party=tuple(c.root for c in result.third_party if c.root))
         # Parsing every file costs about as much as a fast checker's run.  Where a syntax
         # error does not stop the checker, the files are parsed while it runs (it waits in
@@ -871,6 +875,7 @@ def run_check(
             if is_no_matching_overload(d)
             and _key(d) not in about
             and _key(d) not in from_stubs
+            and not names_a_str_method(d)
             and not _fails_for_another_reason(d, tightened)
         ]
         if unsure and checker.reveals_overload_callees:

@@ -63,7 +63,11 @@ def unresolved_notice(result: CheckResult) -> str | None:
 def third_party_notice(result: CheckResult) -> str | None:
     """What to say of the installed third-party packages we have specifications for but could
     not tighten: their sinks are not checked."""
-    missed = [c for c in result.third_party if not c.covered and c.why != thirdparty.NOT_INSTALLED]
+    missed = [
+        c
+        for c in result.third_party
+        if not c.covered and c.why not in (thirdparty.NOT_INSTALLED, thirdparty.NOT_IMPORTED)
+    ]
     if not missed:
         return None
     return "not tightened, so their sinks are not checked: " + "; ".join(

@@ -26,16 +26,20 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from . import __version__
 from .cache import cache_root
 from .errors import SpecError, TypingLiteralStringError
 from .inline_stubs import write_stubs
+from .installed import Installed
 from .stubspec import STDLIB, ModuleSpec, load_specs, specs_dir
 from .tighten import tighten_module
 
 NOT_INSTALLED = "not installed"
+# Installed, but the checked files reach it neither by an import nor through the requirements
+# of what they import: not tightened, and nothing is missed.
+NOT_IMPORTED = "not imported by the checked files"
 
 
 @dataclass(frozen=True)
@@ -77,22 +81,35 @@ def site_packages(python: Path) -> list[Path]:
     return list(dict.fromkeys(Path(p) for p in paths))
 
 
-def build(python: Path, profile: str, cache_dir: Path | None = None) -> list[Coverage]:
+def build(
+    python: Path,
+    profile: str,
+    cache_dir: Path | None = None,
+    imports: Iterable[str] | None = None,
+) -> list[Coverage]:
     """The tightened copies of the installed packages we have specifications for, built or
     taken from the cache (``--cache-dir``, else the user cache); what was covered and what
-    was not."""
-    return build_from(site_packages(python), profile, cache_root(cache_dir) / "third-party")
+    was not.  With ``imports`` (the top-level names the checked files import), only the
+    packages those reach, directly or through the requirements of what they import."""
+    sites = site_packages(python)
+    wanted = None if imports is None else Installed(sites).reachable(imports)
+    return build_from(sites, profile, cache_root(cache_dir) / "third-party", wanted=wanted)
 
 
 def build_from(
-    sites: Sequence[Path], profile: str, cache: Path, root: Path | None = None
+    sites: Sequence[Path],
+    profile: str,
+    cache: Path,
+    root: Path | None = None,
+    wanted: set[str] | None = None,
 ) -> list[Coverage]:
-    """``build`` with the folders that hold the installed packages and the cache folder given."""
+    """``build`` with the folders that hold the installed packages, the cache folder and the
+    import names wanted (None: every package) given."""
     coverage: list[Coverage] = []
     for distribution, specs in specifications(root).items():
         for package in sorted({spec.package for spec in specs}):
             ours = [spec for spec in specs if spec.package == package]
-            coverage.append(_covered(distribution, package, ours, sites, profile, cache))
+            coverage.append(_covered(distribution, package, ours, sites, profile, cache, wanted))
     return coverage
 
 
@@ -132,10 +149,13 @@ def _covered(
     sites: Sequence[Path],
     profile: str,
     cache: Path,
+    wanted: set[str] | None = None,
 ) -> Coverage:
     base = _find_base(distribution, package, sites)
     if isinstance(base, str):
         return Coverage(distribution, package, False, base)
+    if wanted is not None and package not in wanted:
+        return Coverage(distribution, package, False, NOT_IMPORTED, base.version)
     kind = "its inline types" if base.inline else "its stub package"
     try:
         entry = _cached(base, package, specs, profile, cache)
