@@ -282,9 +282,11 @@ _NO_OVERLOAD_FOR = re.compile(r'No overloads for "(?P<f>\w+)"')
 
 
 def _fails_for_another_reason(overload: Diagnostic, errors: list[Diagnostic]) -> bool:
-    """Whether the call of a "no overload matches" error also fails its closest overload for a
-    type that names no LiteralString: then no literal string would make it pass (django-debug-
-    toolbar: `":".join([*namespaces, url_name])` with `url_name: str | None`)."""
+    """Whether the call of a "no overload matches" error also fails an overload that takes any
+    str, for a reason that names no LiteralString: then no literal string would make it pass
+    (django-debug-toolbar: `":".join([*namespaces, url_name])` with `url_name: str | None`
+    fails `Iterable[str]`).  An overload that takes no str (psycopg 3's `Template`) says
+    nothing of the others."""
     named = _NO_OVERLOAD_FOR.search(overload.message)
     if named is None:
         return False
@@ -295,7 +297,8 @@ def _fails_for_another_reason(overload: Diagnostic, errors: list[Diagnostic]) ->
         if (
             refusal is not None
             and refusal["f"] == named["f"]
-            and "LiteralString" not in refusal["type"]
+            and re.search(r"\bstr\b", refusal["type"])
+            and "LiteralString" not in other.message
         ):
             return True
     return False
