@@ -443,3 +443,36 @@ def test_a_call_that_fails_for_another_reason_is_no_finding(
     )
     assert status == EXIT_FINDINGS
     assert [(f["line"], f["rule"]) for f in json.loads(out)["findings"]] == [(9, "LS001")]
+
+
+BOUND_METHOD_IN_A_NAME = """\
+import logging
+
+log = logging.getLogger("x")
+debug = log.debug
+
+
+def f(x: object) -> None:
+    debug("Completing for invocation: {!r}".format(x))
+    log.debug("Completing for invocation: {!r}".format(x))
+"""
+
+
+@pytest.mark.parametrize("name", ENFORCING)
+def test_a_sink_held_in_a_name_is_judged_as_the_sink(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path
+) -> None:
+    """invoke 3.0.3's `debug = log.debug`: mypy says 'Argument 1 to "function"' at the
+    argument, itself a call; the finding is the logging call's, LS302 in the strict profile,
+    as for `log.debug(...)` (it was LS001 at `.format`)."""
+    _checker(name)
+    app = tmp_path / "app.py"
+    app.write_text(BOUND_METHOD_IN_A_NAME, encoding="utf-8")
+    status, out, _ = _check(
+        ["--checker", name, "--profile", "strict", "--format", "json", "--cache-dir",
+         str(cache_dir), str(app)],
+        capsys,
+    )  # fmt: skip
+    assert status == EXIT_FINDINGS
+    found = [(f["line"], f["rule"]) for f in json.loads(out)["findings"]]
+    assert found == [(8, "LS302"), (9, "LS302")]

@@ -68,6 +68,7 @@ class Sites:
             ):
                 function = definition
         candidates: list[ast.Call] = []
+        holders: list[ast.Call] = []  # the calls with an argument at (line, column)
         for node in self.calls:
             if not node.lineno <= line <= (node.end_lineno or node.lineno):
                 continue
@@ -85,7 +86,14 @@ class Sites:
             )
             if at_call or any(contains(a, line, column) for a in arguments):
                 candidates.append(node)
+                if any(contains(a, line, column) for a in arguments):
+                    holders.append(node)
         named = [c for c in candidates if callee and callee_name(c.func) == callee.split(".")[-1]]
+        if not named and callee:
+            # "Argument 1 to "function"" (mypy on `debug = log.debug; debug("..".format(x))`):
+            # the error is about an argument, so the call is one that holds it, not the call
+            # the argument itself is.
+            named = holders
         best_call = max(named or candidates, key=_start, default=None)
         if best_call is not None:
             return Site("argument", best_call, function)

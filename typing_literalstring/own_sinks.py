@@ -130,6 +130,11 @@ def _names(callee: Callee, tightened: TightenedParameter) -> bool:
     return not callee.cls or callee.cls == tightened.owner
 
 
+# How mypy and zuban name a callable that has no name of its own: a bound method held in a
+# variable (invoke's `debug = log.debug`) reads 'Argument 1 to "function"'.
+_UNNAMED = "function"
+
+
 def judge(
     diagnostic: Diagnostic, called_as: str, checker: str, ambiguous: Collection[str] = ()
 ) -> Verdict:
@@ -144,7 +149,7 @@ def judge(
         return Verdict.NOT_OURS
     expected = expected_type(diagnostic.message)
     callee = callee_in((diagnostic.message,))
-    if expected is None or callee is None:
+    if expected is None or callee is None or callee.function == _UNNAMED:
         return Verdict.UNSURE
     named = matching(diagnostic, called_as)
     if not named:
