@@ -372,28 +372,36 @@ def render(
 
 # -- fixes ----------------------------------------------------------------------------------------
 def apply_fixes(results: Sequence[ProjectResult], cache: Path) -> list[str]:
-    """For each project with a patch in benchmarks/impact/fixes/: its size, and the pyright
-    default findings before and after, on a patched copy."""
+    """For each project with a patch in benchmarks/impact/fixes/: its size, and pyright's
+    findings before and after in both profiles, on a patched copy."""
     rows: list[str] = []
     for r in results:
         patch = FIXES / f"{r.project.name}.patch"
         if not patch.is_file():
             continue
-        text = patch.read_text(encoding="utf-8")
-        added = sum(1 for x in text.splitlines() if x.startswith("+") and not x.startswith("+++"))
-        removed = sum(1 for x in text.splitlines() if x.startswith("-") and not x.startswith("---"))
-        files = sum(1 for x in text.splitlines() if x.startswith("+++ "))
+        text = patch.read_text(encoding="utf-8").splitlines()
+        added = sum(1 for x in text if x.startswith("+") and not x.startswith("+++"))
+        removed = sum(1 for x in text if x.startswith("-") and not x.startswith("---"))
+        files = sum(1 for x in text if x.startswith("+++ "))
+        figures: list[str] = []
         with tempfile.TemporaryDirectory(prefix="tls-impact-") as tmp:
             copy = Path(tmp) / r.root.name
             shutil.copytree(r.root, copy)
             subprocess.run(["patch", "-s", "-p1", "-i", str(patch)], cwd=copy, check=True)
             python = environment(r.project.install, cache / "envs" / r.project.name)
-            after = check(r.project, copy, python, "pyright", "default", cache / "overlays")
-        before = next(x for x in r.runs if (x.checker, x.profile) == ("pyright", "default"))
+            for profile in ("default", "strict"):
+                after = check(r.project, copy, python, "pyright", profile, cache / "overlays")
+                before = next(
+                    x for x in r.runs if (x.checker, x.profile, x.report_any) == (
+                        "pyright", profile, False)
+                )  # fmt: skip
+                figures.append(
+                    f"{profile} {len(before.findings)} -> {len(after.findings)}"
+                    + (f" ({_rules(after.findings)} left)" if after.findings else "")
+                )
         rows.append(
             f"- {r.project.requirement}: `benchmarks/impact/fixes/{patch.name}`, {files} files, "
-            f"+{added} -{removed} lines; pyright default findings {len(before.findings)} -> "
-            f"{len(after.findings)} ({_rules(after.findings)} left)."
+            f"+{added} -{removed} lines; pyright findings {', '.join(figures)}."
         )
     return rows
 
