@@ -476,3 +476,32 @@ def test_a_sink_held_in_a_name_is_judged_as_the_sink(
     assert status == EXIT_FINDINGS
     found = [(f["line"], f["rule"]) for f in json.loads(out)["findings"]]
     assert found == [(8, "LS302"), (9, "LS302")]
+
+
+STR_FOR_A_PROTOCOL = """\
+from typing import Any, Iterator
+
+
+def take(coro: Iterator[Any]) -> None: ...
+
+
+def f(name: str) -> None:
+    take(name)
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "basedpyright"])
+def test_a_str_refused_by_a_protocol_is_no_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path
+) -> None:
+    """pyright explains why a str is no `Iterator[Any]` by str's own `__iter__`, whose Appendix C
+    overload takes `self: LiteralString`; that LiteralString is not the parameter's (beets
+    2.14.1, with --report-any: `FirstPipelineThread(coro, ...)` was LS901)."""
+    _checker(name)
+    app = tmp_path / "app.py"
+    app.write_text(STR_FOR_A_PROTOCOL, encoding="utf-8")
+    status, out, _ = _check(
+        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), str(app)], capsys
+    )
+    assert status == EXIT_OK
+    assert json.loads(out)["findings"] == []

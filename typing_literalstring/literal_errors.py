@@ -91,9 +91,24 @@ def is_about_literal_string(diagnostic: Diagnostic, checker: str) -> bool:
     """Whether the error says a non-literal string reached a LiteralString."""
     if checker == "mypy+plugin":
         return diagnostic.code == "literal-string"
-    return bool(_EXPECTED_LITERAL_STRING.search(diagnostic.message)) and not _STR_METHOD.search(
-        diagnostic.message
-    )
+    message = _without_protocol_explanation(diagnostic.message)
+    return bool(_EXPECTED_LITERAL_STRING.search(message)) and not _STR_METHOD.search(message)
+
+
+# pyright explains why a str does not fit a protocol (`Iterator[Any]`) by str's own methods,
+# whose Appendix C overloads take `self: LiteralString`: '"str" is incompatible with protocol
+# "Iterator[Any]" ... Could not bind method "__iter__" ... "str" is not assignable to
+# "LiteralString"'.  That LiteralString is str's, not the parameter's (beets 2.14.1).
+_PROTOCOL_EXPLANATION = re.compile(r"is incompatible with protocol|Could not bind method")
+
+
+def _without_protocol_explanation(message: str) -> str:
+    """The message without the lines of a protocol mismatch's explanation."""
+    lines = message.splitlines()
+    for number, line in enumerate(lines):
+        if number and _PROTOCOL_EXPLANATION.search(line):
+            return "\n".join(lines[:number])
+    return message
 
 
 def expected_type(message: str) -> str | None:
