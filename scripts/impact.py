@@ -11,7 +11,7 @@ without one is listed as unclassified and the run fails.
 benchmarks/impact/fixes/<project>.patch holds the fixes of the benign findings of two projects,
 applied to a copy to measure their effort.
 
-    python scripts/impact.py                       # regenerates IMPACT.md (about 30 minutes)
+    python scripts/impact.py                       # regenerates IMPACT.md (8 min, clean cache)
     python scripts/impact.py --projects invoke --out /tmp/impact.md
     python scripts/impact.py --findings /tmp/findings.json   # also dump every finding
     python scripts/impact.py --allow-unclassified  # write the report even with unlabelled ones
