@@ -505,3 +505,24 @@ def test_a_str_refused_by_a_protocol_is_no_finding(
     )
     assert status == EXIT_OK
     assert json.loads(out)["findings"] == []
+
+
+@pytest.mark.parametrize("name", ENFORCING)
+def test_a_stdlib_sink_is_not_named_after_a_third_party_one_that_reads_alike(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path
+) -> None:
+    """sqlite3's and aiosqlite's `execute(sql: LiteralString)` read alike in every message; a
+    file that imports only sqlite3 is told sqlite3 (beets 2.14.1 was told aiosqlite)."""
+    _checker(name)
+    app = tmp_path / "app.py"
+    app.write_text(
+        "import sqlite3\n\n\ndef f(conn: sqlite3.Connection, q: str) -> None:\n"
+        "    conn.execute(q)\n",
+        encoding="utf-8",
+    )
+    status, out, _ = _check(
+        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), str(app)], capsys
+    )
+    assert status == EXIT_FINDINGS
+    (finding,) = json.loads(out)["findings"]
+    assert finding["sink"].startswith("sqlite3"), finding["sink"]
