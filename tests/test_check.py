@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,6 +48,26 @@ def _check(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, st
     status = main(["check", *args])
     captured = capsys.readouterr()
     return status, captured.out, captured.err
+
+
+def _check_source(
+    name: str,
+    source: str,
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    *options: str,
+) -> tuple[int, list[dict[str, Any]]]:
+    """`check --format json` of ``source`` written to app.py: the exit status and findings."""
+    app = tmp_path / "app.py"
+    app.write_text(source, encoding="utf-8")
+    status, out, _ = _check(
+        ["--checker", name, *options, "--format", "json", "--cache-dir", str(cache_dir),
+         str(app)],
+        capsys,
+    )  # fmt: skip
+    findings: list[dict[str, Any]] = json.loads(out)["findings"]
+    return status, findings
 
 
 @pytest.fixture
@@ -436,13 +457,9 @@ def test_a_call_that_fails_for_another_reason_is_no_finding(
     always has a str overload (pyright: its closest overload refused `Iterable[str]`;
     django-debug-toolbar 6.1.0).  The join of str reaching a LiteralString is one."""
     _checker(name)
-    app = tmp_path / "app.py"
-    app.write_text(JOIN_OF_OPTIONALS, encoding="utf-8")
-    status, out, _ = _check(
-        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), str(app)], capsys
-    )
+    status, findings = _check_source(name, JOIN_OF_OPTIONALS, tmp_path, cache_dir, capsys)
     assert status == EXIT_FINDINGS
-    assert [(f["line"], f["rule"]) for f in json.loads(out)["findings"]] == [(9, "LS001")]
+    assert [(f["line"], f["rule"]) for f in findings] == [(9, "LS001")]
 
 
 BOUND_METHOD_IN_A_NAME = """\
@@ -466,15 +483,11 @@ def test_a_sink_held_in_a_name_is_judged_as_the_sink(
     argument, itself a call; the finding is the logging call's, LS302 in the strict profile,
     as for `log.debug(...)` (it was LS001 at `.format`)."""
     _checker(name)
-    app = tmp_path / "app.py"
-    app.write_text(BOUND_METHOD_IN_A_NAME, encoding="utf-8")
-    status, out, _ = _check(
-        ["--checker", name, "--profile", "strict", "--format", "json", "--cache-dir",
-         str(cache_dir), str(app)],
-        capsys,
-    )  # fmt: skip
+    status, findings = _check_source(
+        name, BOUND_METHOD_IN_A_NAME, tmp_path, cache_dir, capsys, "--profile", "strict"
+    )
     assert status == EXIT_FINDINGS
-    found = [(f["line"], f["rule"]) for f in json.loads(out)["findings"]]
+    found = [(f["line"], f["rule"]) for f in findings]
     assert found == [(8, "LS302"), (9, "LS302")]
 
 
@@ -498,13 +511,9 @@ def test_a_str_refused_by_a_protocol_is_no_finding(
     overload takes `self: LiteralString`; that LiteralString is not the parameter's (beets
     2.14.1, with --report-any: `FirstPipelineThread(coro, ...)` was LS901)."""
     _checker(name)
-    app = tmp_path / "app.py"
-    app.write_text(STR_FOR_A_PROTOCOL, encoding="utf-8")
-    status, out, _ = _check(
-        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), str(app)], capsys
-    )
+    status, findings = _check_source(name, STR_FOR_A_PROTOCOL, tmp_path, cache_dir, capsys)
     assert status == EXIT_OK
-    assert json.loads(out)["findings"] == []
+    assert findings == []
 
 
 @pytest.mark.parametrize("name", ENFORCING)
@@ -514,15 +523,10 @@ def test_a_stdlib_sink_is_not_named_after_a_third_party_one_that_reads_alike(
     """sqlite3's and aiosqlite's `execute(sql: LiteralString)` read alike in every message; a
     file that imports only sqlite3 is told sqlite3 (beets 2.14.1 was told aiosqlite)."""
     _checker(name)
-    app = tmp_path / "app.py"
-    app.write_text(
-        "import sqlite3\n\n\ndef f(conn: sqlite3.Connection, q: str) -> None:\n"
-        "    conn.execute(q)\n",
-        encoding="utf-8",
-    )
-    status, out, _ = _check(
-        ["--checker", name, "--format", "json", "--cache-dir", str(cache_dir), str(app)], capsys
+    source = "import sqlite3\n\n\ndef f(conn: sqlite3.Connection, q: str) -> None:\n"
+    status, findings = _check_source(
+        name, source + "    conn.execute(q)\n", tmp_path, cache_dir, capsys
     )
     assert status == EXIT_FINDINGS
-    (finding,) = json.loads(out)["findings"]
+    (finding,) = findings
     assert finding["sink"].startswith("sqlite3"), finding["sink"]
