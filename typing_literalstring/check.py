@@ -24,6 +24,7 @@ import functools
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -35,15 +36,17 @@ from . import (
     argv_shell,
     callees,
     fix_hints,
+    grammar,
     own_sinks,
     reveal,
+    sources,
     suppressions,
     thirdparty,
     unverified,
     unverified_refusals,
 )
 from .cache import cached_overlay
-from .checkers import Checker, Diagnostic, MypyPlugin, RunResult, enforcing
+from .checkers import Checker, Diagnostic, Mypy, MypyPlugin, RunResult, enforcing
 from .errors import CheckerFailedError, TypingLiteralStringError
 from .installed import imported_names
 from .literal_errors import (
@@ -82,6 +85,10 @@ from .sinks import (
 from .statements import Statements
 from .suppressions import Malformed, Suppression
 from .typeshed_literals import requires_literal_string
+
+
+class FilesChangedError(TypingLiteralStringError):
+    """A checked file changed while the check ran."""
 
 
 class UsageError(TypingLiteralStringError):
@@ -188,8 +195,9 @@ class CheckResult:
 
 
 def _source_line(source: str, line: int) -> str:
-    """One line of a file's text, which every caller already holds."""
-    lines = source.splitlines()
+    """One line of a file's text, which every caller already holds, counted as the tokenizer
+    counts lines (``str.splitlines`` also breaks inside string literals)."""
+    lines = sources.lines(source)
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
@@ -347,10 +355,13 @@ class _Parsed:
     """One checked file's syntax tree and text, and what we derived from it."""
 
     tree: ast.Module
+    # The text the tree was parsed from: the file's, or its newer grammar rewritten in place
+    # (sources.Source.parsable); excerpts come from ``read.text``.
     source: str
     module: str | None
     is_package: bool = False  # an __init__ file: its module is its own package
     path: str = ""  # absolute, as the checker's diagnostics name it
+    read: sources.Source | None = None
 
     @functools.cached_property
     def sites(self) -> callees.Sites:
@@ -380,26 +391,43 @@ class _Parsed:
         return suppressions.read(self.path, self.statements.tokens)
 
 
-def _parse(path: Path, roots: Sequence[Path]) -> _Parsed | Unparsable:
+def _parse(path: Path, roots: Sequence[Path], host_grammar: bool) -> _Parsed | Unparsable:
+    """``path`` read as Python reads it.  ``host_grammar``: the checker parses with the Python
+    running us (mypy), so a file in a newer grammar is one it cannot check."""
     try:
-        source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source, filename=str(path))
+        read, tree = sources.read(path)
     except SyntaxError as error:
-        return Unparsable(str(path), error.lineno or 1, error.msg)
-    except ValueError as error:  # UnicodeDecodeError, a null byte
+        message = error.msg
+        if not grammar.available() and sys.version_info < (3, 14):
+            message += f" (if the project targets a newer Python: {grammar.INSTALL_HINT})"
+        return Unparsable(str(path), error.lineno or 1, message)
+    except (ValueError, OSError) as error:  # UnicodeDecodeError, a null byte, unreadable
         return Unparsable(str(path), 1, str(error))
+    if read.needs is not None and host_grammar:
+        return Unparsable(
+            str(path),
+            1,
+            f"uses the Python {read.needs} grammar, which mypy cannot read: mypy parses with "
+            f"the Python that runs it ({sources.host_version()}); run typing-literalstring "
+            f"under Python {read.needs} or newer",
+        )
     return _Parsed(
-        tree, source, module_name(path, roots), path.stem == "__init__", str(path.resolve())
+        tree,
+        read.parsable,
+        module_name(path, roots),
+        path.stem == "__init__",
+        str(path.resolve()),
+        read,
     )
 
 
 def _parse_all(
-    paths: list[Path], roots: Sequence[Path]
+    paths: list[Path], roots: Sequence[Path], host_grammar: bool = False
 ) -> tuple[dict[str, _Parsed], list[Unparsable]]:
     parsed: dict[str, _Parsed] = {}
     unparsable: list[Unparsable] = []
     for path in paths:
-        entry = _parse(path, roots)
+        entry = _parse(path, roots, host_grammar)
         if isinstance(entry, Unparsable):
             unparsable.append(entry)
         else:
@@ -579,7 +607,7 @@ def _probed_copy(source: str, tree: ast.Module) -> _InstrumentedCopy | None:
         copied = ast.parse(text)
         instrumented = argv_shell.instrument(text, copied, argv_shell.find(copied, text))
     else:
-        instrumented = argv_shell.Instrumented(text, inserted_line=len(text.splitlines()) + 1)
+        instrumented = argv_shell.Instrumented(text, inserted_line=len(sources.lines(text)) + 1)
     return _InstrumentedCopy(Path(), source, shells, unpacked, instrumented)
 
 
@@ -852,8 +880,11 @@ def run_check(
         # Parsing every file costs about as much as a fast checker's run.  Where a syntax
         # error does not stop the checker, the files are parsed while it runs (it waits in
         # another process); elsewhere the files that do not parse are left out of its run.
+        before = sources.digests(found.values())
         with ThreadPoolExecutor(max_workers=1) as pool:
-            parsing = pool.submit(_parse_all, list(found.values()), search)
+            parsing = pool.submit(
+                _parse_all, list(found.values()), search, isinstance(checker, Mypy)
+            )
             if not checker.checks_past_syntax_errors:
                 files = set(parsing.result()[0])
             else:
@@ -909,6 +940,7 @@ def run_check(
             result.findings = _sort(result.findings + unverified_)
         result.paths = sorted(parsed)
         _finish_findings(result, parsed)
+        _refuse_changed_files(before, parsed)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
@@ -926,6 +958,24 @@ def _string_argument(entry: _Parsed, finding: Finding) -> ast.expr | None:
     return call.args[0] if call.args else None
 
 
+def _refuse_changed_files(before: dict[Path, str], parsed: dict[str, _Parsed]) -> None:
+    """A file rewritten while the checker ran may have been checked in another version than
+    the one we read: its findings could name lines that are not there.  Never mix the two.
+    ``before``: each file's digest taken before the checker started; the checker read the
+    file after that and before now, we read it in between, so three equal digests mean one
+    version (short of a change made and undone within the run)."""
+    now = sources.digests(before)
+    read = {e.read.path: e.read.digest for e in parsed.values() if e.read is not None}
+    moved = [p for p in before if now[p] != before[p] or read.get(p, before[p]) != before[p]]
+    if moved:
+        shown = ", ".join(str(p) for p in moved[:5]) + (" ..." if len(moved) > 5 else "")
+        raise FilesChangedError(
+            f"{len(moved)} file(s) changed while they were being checked ({shown}): the "
+            "checker and the analysis may have read different versions. Run check again when "
+            "nothing is writing to the project (an editor saving, a formatter, a build)"
+        )
+
+
 def _finish_findings(result: CheckResult, parsed: dict[str, _Parsed]) -> None:
     """Fingerprint each finding and say which fix applies, and set apart those a suppression
     comment names."""
@@ -935,6 +985,8 @@ def _finish_findings(result: CheckResult, parsed: dict[str, _Parsed]) -> None:
         entry = parsed[finding.path]
         fingerprinted = replace(
             finding,
+            # What the user wrote, even where its newer grammar was rewritten for our parser.
+            source=_source_line(entry.read.text, finding.line) if entry.read else finding.source,
             fingerprint=entry.statements.fingerprint(finding.line, finding.rule.id, finding.sink),
             hint=fix_hints.hint(
                 finding.rule, _string_argument(entry, finding), entry.constants_declared_str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,20 @@ FORMATS = ("text", "json", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # How many unresolved module names a notice lists before "and N more".
 _SHOWN_MODULES = 5
+
+
+# What a terminal acts on rather than shows: C0 and C1 controls (ESC starts the sequences that
+# retitle or clear it, or hide what follows), DEL, and the bidirectional overrides and isolates
+# that make code read differently from how it runs ("Trojan Source", CVE-2021-42574).
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(line: str) -> str:
+    """``line`` with what came from the checked code made harmless for a terminal: each
+    control character written as pyright writes it, ``\\u001b``.  A tab stays a tab."""
+    return _CONTROLS.sub(
+        lambda m: m.group() if m.group() == "\t" else f"\\u{ord(m.group()):04x}", line
+    )
 
 
 def _relative(path: str, base: Path) -> str:
@@ -191,7 +206,7 @@ def text(result: CheckResult, show_other: bool = False, warn_unused: bool = Fals
             f"{len(result.other)} other error{'s' if len(result.other) != 1 else ''} of "
             f"{result.checker}, not about literal strings, not shown (--show-other shows them)."
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _finding_json(finding: Finding, cwd: Path) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -104,10 +105,27 @@ def choose_environment(
     return Environment(Path(sys.executable), "the interpreter running typing-literalstring")
 
 
+# The project's interpreter is asked where its packages are, as pyright and mypy ask it too.
+# Started in the project, or with its folder on sys.path, it would import the project's own
+# modules first (a json.py at its root), that is, run code the user has not reviewed yet: so
+# it starts isolated (-I: no working folder or script folder on sys.path, no user site, no
+# PYTHON* variables) in a working folder outside the project.
+OUTSIDE = tempfile.gettempdir()
+
+
+def isolated(python: Path, code: str) -> list[str]:
+    """The command that runs ``code`` in ``python`` isolated from the checked project."""
+    return [str(python), "-I", "-c", code]
+
+
 def _probe(python: Path, origin: str) -> None:
     try:
         proc = subprocess.run(
-            [str(python), "-c", "import sys"], capture_output=True, text=True, check=False
+            isolated(python, "import sys"),
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=OUTSIDE,
         )
     except OSError as error:
         raise ProjectError(f"{origin} {python} cannot be run: {error}") from error

@@ -14,6 +14,8 @@ import io
 import tokenize
 from typing import NamedTuple
 
+from .sources import lines
+
 # Tokens that carry no meaning of the code: formatting and comments.
 _LAYOUT = {
     tokenize.COMMENT,
@@ -39,7 +41,7 @@ class Statements:
     def __init__(self, tree: ast.Module, source: str) -> None:
         self._statements = [node for node in ast.walk(tree) if isinstance(node, ast.stmt)]
         self._source = source
-        self._lines = source.splitlines(keepends=True)
+        self._lines = lines(source, keepends=True)  # as the tokenizer counts them
 
     @functools.cached_property
     def tokens(self) -> list[tokenize.TokenInfo]:
