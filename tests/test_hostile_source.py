@@ -175,6 +175,18 @@ def test_the_rewrite_keeps_every_byte_and_line_in_place() -> None:
     assert grammar.downlevel("x = 1\n") is None
 
 
+def test_a_file_nested_too_deeply_for_the_parser_is_reported_not_a_crash(
+    project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _checker("pyright")
+    (project / "deep.py").write_text("x = " + "+".join(["1"] * 200_000) + "\n", "utf-8")
+    (project / "app.py").write_text(SHELL + "    subprocess.run(command, shell=True)\n", "utf-8")
+    status, document, err = _json_check(capsys, cache_dir, "deep.py", "app.py")
+    assert status == EXIT_ERROR, err  # a file went unchecked
+    assert [u["path"] for u in document["unparsable"]] == ["deep.py"]
+    assert _lines_and_rules(document) == [(5, "LS201")]
+
+
 # 5. Decoding as Python decodes.
 
 

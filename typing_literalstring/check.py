@@ -403,6 +403,8 @@ def _parse(path: Path, roots: Sequence[Path], host_grammar: bool) -> _Parsed | U
         return Unparsable(str(path), error.lineno or 1, message)
     except (ValueError, OSError) as error:  # UnicodeDecodeError, a null byte, unreadable
         return Unparsable(str(path), 1, str(error))
+    except (RecursionError, MemoryError):  # Python itself cannot compile such a file either
+        return Unparsable(str(path), 1, "nested too deeply for Python's parser")
     if read.needs is not None and host_grammar:
         return Unparsable(
             str(path),
