@@ -187,6 +187,28 @@ def test_a_file_nested_too_deeply_for_the_parser_is_reported_not_a_crash(
     assert _lines_and_rules(document) == [(5, "LS201")]
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX only")
+def test_links_to_devices_pipes_or_outside_files_are_not_read(
+    project: Path, tmp_path: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A checkout may name /dev/zero zero.py (reading never ends) or link a secret outside it
+    as a module (its text would reach excerpts and logs): such files are reported, not read."""
+    _checker("pyright")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOKEN=hunter2 +\n", "utf-8")
+    (project / "zero.py").symlink_to("/dev/zero")
+    (project / "leak.py").symlink_to(secret)
+    os.mkfifo(project / "pipe.py")
+    (project / "app.py").write_text(SHELL + "    subprocess.run(command, shell=True)\n", "utf-8")
+    status, document, err = _json_check(capsys, cache_dir, ".")
+    assert status == EXIT_ERROR, err
+    refused = {u["path"]: u["message"] for u in document["unparsable"]}
+    assert sorted(refused) == ["leak.py", "pipe.py", "zero.py"]
+    assert "symbolic link out of the project" in refused["leak.py"]
+    assert "hunter2" not in json.dumps(document)
+    assert _lines_and_rules(document) == [(5, "LS201")]
+
+
 # 5. Decoding as Python decodes.
 
 

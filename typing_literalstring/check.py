@@ -861,8 +861,14 @@ def run_check(
     environment = choose_environment(python, root)
     search = search_paths(root)
     result = CheckResult(checker.name, checker.version(), profile, root, cwd, environment)
-    found = {str(path.resolve()): path for path in python_files(targets)}
-    if not found:
+    found: dict[str, Path] = {}
+    for path in python_files(targets):
+        refused = sources.not_read(path, root)
+        if refused is None:
+            found[str(path.resolve())] = path
+        else:
+            result.unparsable.append(Unparsable(str(path), 1, refused))
+    if not found and not result.unparsable:
         raise UsageError(f"no Python file to check in {', '.join(map(str, targets))}")
     for path, refusal in checker.unnameable([Path(p) for p in found], search).items():
         del found[str(path)]
@@ -895,7 +901,8 @@ def run_check(
             if files:
                 progress(f"running {checker.name} on {len(files)} files")
                 run = runs.run(files, "tightened", search, overlay.root)
-            parsed, result.unparsable = parsing.result()
+            parsed, unparsable = parsing.result()
+            result.unparsable += unparsable
         result.files = len(parsed)
         if run is None or not parsed:
             return result

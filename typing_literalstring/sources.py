@@ -13,7 +13,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import io
+import os
 import re
+import stat
 import sys
 import tokenize
 from dataclasses import dataclass
@@ -106,6 +108,26 @@ def digests(paths: Iterable[Path]) -> dict[Path, str]:
         except OSError:
             found[path] = ""
     return found
+
+
+def not_read(path: Path, root: Path) -> str | None:
+    """Why ``path`` must not be read as a file of the project at ``root``, or None.
+
+    A checkout can hold symbolic links named like modules: to ``/dev/zero`` or a pipe (reading
+    never ends) or to a file outside the project (``/proc/self/environ``, a key), whose text
+    would end up in excerpts and logs.  Neither is project code."""
+    try:
+        status = os.stat(path)  # follows the link, as reading would
+    except OSError as error:
+        return f"cannot be read: {error.strerror}"
+    if not stat.S_ISREG(status.st_mode):
+        return "not a regular file (a device or a pipe, or a link to one): not read"
+    target = path.resolve()
+    try:
+        target.relative_to(root.resolve())
+    except ValueError:
+        return f"a symbolic link out of the project (to {target}): not read"
+    return None
 
 
 def host_version() -> str:
