@@ -30,3 +30,9 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (wheel,) = out.glob("*.whl")
     (sdist,) = out.glob("*.tar.gz")
     return {"wheel": wheel, "sdist": sdist}
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One overlay cache per test file: each test would otherwise build the overlays again."""
+    return tmp_path_factory.mktemp("cache")

@@ -17,24 +17,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from typing_literalstring.checkers import CHECKERS, Checker
+from tests.installed import installed_checker
 from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, main
 from typing_literalstring.project import choose_environment
 from typing_literalstring.thirdparty import site_packages
 
 SHELL = "import subprocess\n\n\ndef run(command: str) -> None:\n"
-
-
-def _checker(name: str) -> Checker:
-    checker = CHECKERS[name]
-    if not checker.is_installed():
-        pytest.skip(f"{name} is not installed")
-    return checker
-
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("cache")
 
 
 @pytest.fixture
@@ -92,7 +80,7 @@ def test_asking_where_the_packages_are_runs_no_module_of_the_project(
 def test_check_from_inside_a_project_with_shadowing_modules_runs_none_of_them(
     project: Path, tmp_path: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     marker = tmp_path / "ran"
     _shadowing_modules(project, marker)
     (project / "app.py").write_text(SHELL + "    subprocess.run(command, shell=True)\n", "utf-8")
@@ -131,7 +119,7 @@ def _newer_grammar_file(project: Path, name: str) -> tuple[Path, int]:
 def test_a_312_file_on_an_older_host_keeps_its_findings(
     name: str, project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     path, line = _newer_grammar_file(project, name)
     status, document, err = _json_check(capsys, cache_dir, "--python-version", "3.12", path.name)
     assert status == EXIT_FINDINGS, err
@@ -147,7 +135,7 @@ def test_a_312_file_on_an_older_host_keeps_its_findings(
 def test_mypy_says_per_file_that_it_cannot_read_the_newer_grammar_and_names_the_fix(
     project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("mypy")
+    installed_checker("mypy")
     path, _ = _newer_grammar_file(project, "pep701_quotes.py")
     (project / "plain.py").write_text(SHELL + "    subprocess.run(command, shell=True)\n", "utf-8")
     status = main(
@@ -178,7 +166,7 @@ def test_the_rewrite_keeps_every_byte_and_line_in_place() -> None:
 def test_a_file_nested_too_deeply_for_the_parser_is_reported_not_a_crash(
     project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     (project / "deep.py").write_text("x = " + "+".join(["1"] * 200_000) + "\n", "utf-8")
     (project / "app.py").write_text(SHELL + "    subprocess.run(command, shell=True)\n", "utf-8")
     status, document, err = _json_check(capsys, cache_dir, "deep.py", "app.py")
@@ -193,7 +181,7 @@ def test_links_to_devices_pipes_or_outside_files_are_not_read(
 ) -> None:
     """A checkout may name /dev/zero zero.py (reading never ends) or link a secret outside it
     as a module (its text would reach excerpts and logs): such files are reported, not read."""
-    _checker("pyright")
+    installed_checker("pyright")
     secret = tmp_path / "secret.txt"
     secret.write_text("TOKEN=hunter2 +\n", "utf-8")
     (project / "zero.py").symlink_to("/dev/zero")
@@ -230,7 +218,7 @@ def test_links_to_devices_pipes_or_outside_files_are_not_read(
 def test_a_bom_or_a_coding_cookie_is_read_as_python_reads_it(
     name: str, data: bytes, project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     (project / name).write_bytes(data)
     status, document, err = _json_check(capsys, cache_dir, name)
     assert status == EXIT_FINDINGS, err
@@ -248,7 +236,7 @@ SEPARATORS = "\u2028\u2029\x85\x0c\x0b\x1c"
 def test_line_breaks_inside_a_string_do_not_move_the_excerpt(
     project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     text = SHELL + f'    note = "a{SEPARATORS}b"\n    subprocess.run(command + note, shell=True)\n'
     (project / "app.py").write_text(text, "utf-8")
     status, document, err = _json_check(capsys, cache_dir, "app.py")
@@ -260,7 +248,7 @@ def test_line_breaks_inside_a_string_do_not_move_the_excerpt(
 def test_a_changed_baselined_statement_is_not_matched_by_another_statements_entry(
     project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     first = "    subprocess.run(command, shell=True)\n"
     text = (
         SHELL
@@ -293,7 +281,7 @@ def test_lines_split_where_the_tokenizer_splits() -> None:
 def test_control_characters_in_an_excerpt_are_escaped_in_text_output(
     project: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     hostile = "\x1b]0;pwned\x07\x1b[2J\x1b[8m\u202e\x9b"
     (project / "app.py").write_text(
         SHELL + f'    subprocess.run(command + "{hostile}", shell=True)\n', "utf-8"
@@ -337,7 +325,7 @@ def rewriting(project: Path) -> Iterator[Path]:
 def test_a_file_rewritten_during_the_check_is_an_error_not_a_mixed_result(
     rewriting: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _checker("pyright")
+    installed_checker("pyright")
     status = main(["check", "--cache-dir", str(cache_dir), rewriting.name])
     captured = capsys.readouterr()
     assert status == EXIT_ERROR, captured.out

@@ -10,8 +10,6 @@ model.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .errors import BaselineError
 from .project import root_relative
+from .safe_write import checked_target, write_text_atomically
 
 if TYPE_CHECKING:
     from .check import CheckResult, Finding
@@ -85,9 +84,13 @@ def write(
     found: Sequence[Recorded],
     kept: Iterable[Entry],
     checker: str,
+    *,
+    project: Path | None = None,
 ) -> int:
     """Record ``found`` and the ``kept`` entries (of files this run did not check); returns how
-    many entries the file holds.  Written to a temporary file first: never half a baseline."""
+    many entries the file holds.  Written to a temporary file first: never half a baseline; an
+    existing file keeps its mode.  With ``project`` (its root), a symbolic link in it on the way
+    to ``path`` that leads outside it is refused before anything is written."""
     lines = {item.entry: item.line for item in found}
     entries = sorted([*(item.entry for item in found), *kept])
     document: dict[str, Any] = {
@@ -105,16 +108,11 @@ def write(
             for e in entries
         ],
     }
-    temporary: str | None = None
+    target = path if project is None else checked_target(project, path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".baseline-", dir=path.parent)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(json.dumps(document, indent=2) + "\n")
-        os.replace(temporary, path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(target, json.dumps(document, indent=2) + "\n", prefix=".baseline-")
     except OSError as error:
-        if temporary is not None and os.path.exists(temporary):
-            os.unlink(temporary)
         raise BaselineError(f"cannot write the baseline {path}: {error}") from error
     return len(entries)
 
@@ -147,7 +145,9 @@ def record(result: CheckResult, path: Path) -> int:
     not check; the findings become baselined.  Returns how many entries the file holds."""
     checked = _checked(result)
     kept = [e for e in load(path) if e.path not in checked] if path.is_file() else []
-    count = write(path, _recorded(result, result.findings), kept, result.checker)
+    count = write(
+        path, _recorded(result, result.findings), kept, result.checker, project=result.project
+    )
     result.baseline = path
     result.baselined = result.findings
     result.findings = []

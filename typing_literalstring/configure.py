@@ -4,7 +4,9 @@ Each checker gets an overlay built from its own typeshed in ``<dir>/<checker>``,
 settings that make it load the overlay.  Comments and every other setting of pyproject.toml are
 kept; a setting that already holds another value is refused unless forced (lists the user's
 entries can live beside ours in are merged instead); running it twice changes nothing.
-Everything is checked before anything is written, and pyproject.toml is replaced in one step.
+Everything is checked before anything is written, and pyproject.toml is replaced in one step,
+keeping its mode.  Nothing is written through a symbolic link that leads out of the project
+(safe_write.py): a cloned repository can hold any link.
 
 The overlays live in a hidden folder (``.typing-literalstring/stubs``) so that running a checker
 on the whole project does not check them as the project's code: pyright, basedpyright, mypy,
@@ -20,9 +22,7 @@ upgrade, run init again (``doctor`` says when they are out of date).
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import types
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -33,6 +33,7 @@ from .checkers import Checker
 from .errors import TypingLiteralStringError
 from .overlay import build_overlay
 from .project import choose_environment, find_root
+from .safe_write import checked_target, write_text_atomically
 from .stubspec import load_specs
 
 if TYPE_CHECKING:
@@ -262,14 +263,9 @@ def apply(document: TOMLDocument, changes: list[Change]) -> None:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Replace ``path`` (a real file: see ``safe_write.checked_target``) in one step, keeping
+    its mode."""
+    write_text_atomically(path, text, prefix=f".{path.name}.", newline="")
 
 
 @dataclass(frozen=True)
@@ -332,23 +328,27 @@ def init(
         raise TypingLiteralStringError(f"cannot read {pyproject}: {error}") from error
     settings = [s for c in checkers for s in settings_for(c.name, folder)]
     changes = plan(document, settings, force, str(pyproject))  # refuses before any write
+    writes_pyproject = any(change.needed for change in changes)
+    # Where each write lands, checked before the first one (the third-party cache included):
+    # a link in the project that leads outside it is refused, and then nothing has changed.
+    # An overlay folder is replaced whole, so a link in its place is replaced, not followed.
+    overlays = [project / folder / checker.name for checker in checkers]
+    targets = [checked_target(project, out, follow_target=False) for out in overlays]
+    real_pyproject = checked_target(project, pyproject) if writes_pyproject else pyproject
     coverage = thirdparty.build(choose_environment(python, project).python, profile, cache_dir)
     packages = [c.root for c in coverage if c.root is not None]
-    overlays: list[Path] = []
-    for checker in checkers:
+    for checker, out, target in zip(checkers, overlays, targets):
         layout = "full" if checker.needs_full_typeshed else "overlay"
-        out = project / folder / checker.name
         try:
             build_overlay(
-                checker.overlay_base(), out, profile=profile, layout=layout, third_party=packages
+                checker.overlay_base(), target, profile=profile, layout=layout, third_party=packages
             )
         except OSError as error:
             raise TypingLiteralStringError(f"cannot write {out}: {error}") from error
-        overlays.append(out)
-    if any(change.needed for change in changes):
+    if writes_pyproject:
         apply(document, changes)
         try:
-            _write_atomically(pyproject, tomlkit.dumps(document))
+            _write_atomically(real_pyproject, tomlkit.dumps(document))
         except OSError as error:
             raise TypingLiteralStringError(f"cannot write {pyproject}: {error}") from error
     return InitResult(overlays, changes, pyproject, coverage)

@@ -13,7 +13,8 @@ Two layouts:
   checkers that only honour a replacement typeshed (pyrefly) and for ``stubtest``.
 
 The build is deterministic and atomic: it happens in a temporary folder beside the output,
-which is renamed into place only when complete.
+which is renamed into place only when complete.  What it creates gets the modes the umask
+gives, whatever the modes of the typeshed it copies.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Sequence, cast
 
 from . import __version__
 from .errors import SpecError, TypingLiteralStringError
+from .safe_write import copy_tree, set_new_folder_mode
 from .stubspec import ModuleSpec, load_specs
 from .tighten import PROFILES, tighten_module
 
@@ -91,21 +93,24 @@ def build_overlay(
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        # mkdtemp's folder is private (0700); renamed into place it is the overlay, which the
+        # project's other users and tools read: it gets a new folder's mode.
+        set_new_folder_mode(staging)
     except OSError as error:
         raise _unwritable(out, error) from error
     try:
         stdlib = staging / "stdlib" if layout == "full" else staging
         if layout == "full":
-            shutil.copytree(base_stdlib, stdlib)
+            copy_tree(base_stdlib, stdlib)
             # mypy loads mypy_extensions from a custom typeshed's stubs/ folder.
             extensions = base_typeshed / "stubs" / "mypy-extensions"
             if extensions.is_dir():
-                shutil.copytree(extensions, staging / "stubs" / "mypy-extensions")
+                copy_tree(extensions, staging / "stubs" / "mypy-extensions")
         for package in sorted({spec.package for spec in specs}):
             source = base_stdlib / package
             if source.is_dir():
                 shutil.rmtree(stdlib / package, ignore_errors=True)
-                shutil.copytree(source, stdlib / package)
+                copy_tree(source, stdlib / package)
             else:
                 shutil.copyfile(source, stdlib / package)
         for target, text in tightened.items():
@@ -113,7 +118,7 @@ def build_overlay(
         for folder in third_party:
             for copied in sorted(folder.iterdir()):
                 if copied.is_dir():
-                    shutil.copytree(copied, staging / copied.name)
+                    copy_tree(copied, staging / copied.name)
         files = {t: hashlib.sha256(text.encode()).hexdigest() for t, text in tightened.items()}
         manifest = {
             "builder": __version__,
@@ -155,7 +160,7 @@ def _read_base(base_stdlib: Path, spec: ModuleSpec) -> str:
 def _replace(staging: Path, out: Path) -> None:
     """Move the finished build to ``out``; an older build there is removed only afterwards."""
     old: Path | None = None
-    if out.exists():
+    if out.is_symlink() or out.exists():  # a link is moved aside itself, never followed
         old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
         os.replace(out, old / "previous")
     os.replace(staging, out)

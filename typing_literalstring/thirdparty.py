@@ -33,6 +33,8 @@ from .cache import cache_root
 from .errors import SpecError, TypingLiteralStringError
 from .inline_stubs import write_stubs
 from .installed import Installed
+from .project import OUTSIDE, isolated
+from .safe_write import copy_tree
 from .stubspec import STDLIB, ModuleSpec, load_specs, specs_dir
 from .tighten import tighten_module
 
@@ -71,7 +73,9 @@ def site_packages(python: Path) -> list[Path]:
         "print(json.dumps([p['purelib'], p['platlib']]))"
     )
     try:
-        done = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            isolated(python, code), capture_output=True, text=True, check=True, cwd=OUTSIDE
+        )
     except (OSError, subprocess.CalledProcessError) as error:
         raise TypingLiteralStringError(
             f"cannot ask {python} where its packages are ({error}): point --python at a "
@@ -216,13 +220,15 @@ def _write(
     if base.inline:
         write_stubs(base.folder, copy)
     else:
-        shutil.copytree(base.folder, copy)
+        # With the modes of new files, not the installed ones: a read-only installation (a
+        # system or Nix store) would leave files that cannot be tightened below.
+        copy_tree(base.folder, copy)
     for spec in specs:
         module = copy / spec.target.split("/", 1)[1]
         module.write_text(
             tighten_module(module.read_text(encoding="utf-8"), spec, profile), encoding="utf-8"
         )
-    shutil.copytree(copy, into / f"{package}-stubs")
+    copy_tree(copy, into / f"{package}-stubs")
 
 
 def _normalized(name: str) -> str:
