@@ -83,3 +83,30 @@ def test_stubs_into_an_unwritable_folder(
     blocker.write_text("not a folder")
     assert main(["stubs", "--out", str(blocker / "overlay")]) == EXIT_ERROR
     assert f"cannot write the overlay to {blocker / 'overlay'}" in capsys.readouterr().err
+
+
+def test_a_crash_exits_2_not_1_which_means_findings(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CI step that tolerates findings (exit 1) must not take a crash for a result."""
+
+    def crash(args: object) -> int:
+        raise MemoryError("no room")
+
+    monkeypatch.setattr("typing_literalstring.cli._check", crash)
+    assert main(["check", "x.py"]) == EXIT_ERROR
+    err = capsys.readouterr().err
+    assert "Traceback" in err
+    assert "error: internal error (MemoryError: no room); nothing was checked" in err
+
+
+def test_an_error_naming_a_file_of_the_project_cannot_drive_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    name = "evil\x1b]0;owned\x07.py"
+    assert main(["check", "--checker", "pyright", name]) == EXIT_ERROR
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert "\x07" not in err
+    assert "evil\\u001b]0;owned\\u0007.py" in err

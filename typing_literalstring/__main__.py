@@ -1,5 +1,7 @@
-import sys
+"""``python -m typing_literalstring``: the command, with its signal handling installed first."""
 
-from .cli import main
+from __future__ import annotations
 
-sys.exit(main())
+from .entry import main
+
+main()

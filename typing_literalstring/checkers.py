@@ -9,19 +9,22 @@ a list of :class:`Diagnostic`.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import re
-import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
+from .entry import deferred_signals, raise_if_interrupted
 from .errors import CheckerFailedError, CheckerNotFoundError
 
 _VERSION_PATTERN = re.compile(r"\d+\.\d+(?:\.\d+)*")
@@ -81,7 +84,7 @@ class Checker(ABC):
         for candidate in (scripts / self.name, scripts / (self.name + ".exe")):
             if candidate.is_file():
                 return [str(candidate)]
-        found = shutil.which(self.name)
+        found = _which(self.name)
         if found is None:
             raise CheckerNotFoundError(
                 f"{self.name} is not installed: install it with "
@@ -104,10 +107,13 @@ class Checker(ABC):
         return _VERSION_OF[command]
 
     def _ask_version(self) -> str:
-        proc = subprocess.run(
-            [*self.executable(), "--version"], capture_output=True, text=True, check=False
-        )
+        command = [*self.executable(), "--version"]
+        # Run away from the working folder, which may be the checked project.
+        proc = self._start(command, cwd=Path(tempfile.gettempdir()), env={})
         match = _VERSION_PATTERN.search(proc.stdout + proc.stderr)
+        killed = self.killed_by(proc.returncode)
+        if killed is not None:
+            raise CheckerFailedError(f"`{self.name} --version` {_killed(killed)}")
         if proc.returncode != 0 or match is None:
             raise CheckerFailedError(
                 f"`{self.name} --version` failed (exit {proc.returncode}): "
@@ -195,31 +201,85 @@ class Checker(ABC):
             platform=platform,
         )
         command, env = self.command(invocation)
-        try:
-            proc = subprocess.run(
-                command,
-                cwd=invocation.cwd,
-                env={**os.environ, **env},
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        except OSError as error:
-            raise CheckerFailedError(
-                f"could not start {self.name} ({command[0]}): {error}"
-            ) from error
+        proc = self._start(command, cwd=invocation.cwd, env=env)
         output = proc.stdout + proc.stderr
+        killed = self.killed_by(proc.returncode)
+        if killed is not None:
+            said = f"; it said: {self.failure(output)}" if output.strip() else ""
+            raise CheckerFailedError(f"{self.name} {_killed(killed)}{said}")
         if proc.returncode not in self.ok_exit_codes:
             raise CheckerFailedError(
                 f"{self.name} failed (exit {proc.returncode}): {self.failure(output)}"
             )
+        self._refuse_unanalysed(invocation.files, proc.stdout, output)
         try:
             diagnostics = self.parse(proc.stdout, invocation.cwd)
         except (ValueError, KeyError) as error:
             raise CheckerFailedError(
                 f"could not read {self.name}'s output ({error}):\n{output.strip()[-4000:]}"
             ) from error
+        if proc.returncode == 1 and not diagnostics:
+            # 1 is "errors found" for every checker, and also what Python exits with when it
+            # cannot start (a broken environment: "Fatal Python error"): with no error read,
+            # the run checked nothing we know of.
+            raise CheckerFailedError(
+                f"{self.name} exited with status 1, which says it found errors, but reported "
+                f"none that we could read: {self.failure(output)}"
+            )
         return RunResult(sorted(diagnostics), proc.returncode, output)
+
+    def _start(
+        self, command: Sequence[str], *, cwd: Path, env: Mapping[str, str]
+    ) -> subprocess.CompletedProcess[str]:
+        try:
+            return _run_process(command, cwd=cwd, env=_child_environment(env))
+        except OSError as error:
+            raise CheckerFailedError(
+                f"could not start {self.name} ({command[0]}): {error}"
+            ) from error
+
+    # Whether the command is a Python script that runs the checker in a child process and
+    # exits with that child's status, as ``sys.exit(-9)`` does: 247 for a SIGKILL.
+    exits_with_child_signal: ClassVar[bool] = False
+
+    def killed_by(self, returncode: int) -> int | None:
+        """The signal that stopped the checker, if a signal did."""
+        if returncode < 0:
+            return -returncode
+        if self.exits_with_child_signal and 256 - _HIGHEST_SIGNAL <= returncode < 256:
+            return 256 - returncode
+        return None
+
+    # What the checker reports about the number of files it analysed; None: nothing (the run
+    # cannot be cross-checked).
+    def analysed(self, stdout: str, output: str) -> int | None:
+        """How many files the checker says it analysed, when it says so."""
+        return None
+
+    # Why a checker analyses fewer files than it was given, for the error message.
+    fewer_files_cause: ClassVar[str] = "a broken installation"
+
+    def _refuse_unanalysed(self, files: Sequence[Path], stdout: str, output: str) -> None:
+        """A checker that analysed fewer files than it was given reported nothing about the
+        others, which would read as "no findings" there: stop instead."""
+        analysed = self.analysed(stdout, output)
+        if analysed is None:
+            return
+        given = set(files)
+        folders = sum(1 for f in given if f.is_dir())
+        # A folder counts as at least one file: the checker found nothing in it otherwise.
+        expected = len(given) - folders + (1 if folders else 0)
+        if analysed >= expected:
+            return
+        described = _count(len(given) - folders, "file") + (
+            f" and {_count(folders, 'folder')}" if folders else ""
+        )
+        raise CheckerFailedError(
+            f"{self.name} analysed {analysed} of the {described} it was given, and said nothing "
+            f"about the others; likely cause: {self.fewer_files_cause}.  Find what excludes "
+            f"them, or reinstall {self.name} with `pip install --force-reinstall "
+            f"{self.distribution}`"
+        )
 
     def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Refusal]:
         """The files this checker refuses to check at all, each with the folder to blame."""
@@ -243,6 +303,125 @@ class Checker(ABC):
     @abstractmethod
     def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         """Turn the checker's output into diagnostics with absolute paths."""
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+# The highest signal number on the platforms we run on (Linux's SIGRTMAX).
+_HIGHEST_SIGNAL = 64
+
+
+def _killed(signum: int) -> str:
+    """How a checker stopped by ``signum`` is reported, with what to do about it."""
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    if signum == getattr(signal, "SIGKILL", None):
+        # The kernel's out-of-memory killer sends SIGKILL, and nothing says it did.
+        return (
+            "was killed (SIGKILL), perhaps out of memory: check fewer files at a time, or give "
+            "it more memory"
+        )
+    return f"was killed by {name} ({signum}): run it again; if it recurs, report it to its authors"
+
+
+def _which(name: str) -> str | None:
+    """``name`` in a folder of PATH, like ``shutil.which`` but only in absolute folders.
+
+    An empty or relative entry of PATH (``.``, ``bin``) names a folder under the working one,
+    which may be the checked project, and so does the current folder Windows searches first:
+    a program there belongs to the project, not to the user.
+    """
+    suffixes = [""]
+    if sys.platform == "win32":
+        suffixes = [s for s in os.environ.get("PATHEXT", ".COM;.EXE;.BAT;.CMD").split(";") if s]
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not folder or not os.path.isabs(folder):
+            continue
+        for suffix in suffixes:
+            candidate = os.path.join(folder, name + suffix)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+    return None
+
+
+def _child_environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a checker: ours, made independent of the folder it runs in."""
+    env = {**os.environ, **extra}
+    # Python 3.11 and newer put no working folder first on sys.path of a child interpreter:
+    # the ones the checkers start to ask for its search paths (pyright, basedpyright,
+    # pyrefly, mypy's pyinfo for another interpreter) run from a folder that may be the
+    # checked project, whose json.py or os.py would otherwise run.
+    env["PYTHONSAFEPATH"] = "1"
+    # The checker's own temporary files (pyright's pyright-<pid>-* folder, which a killed node
+    # cannot remove) go where ours do: in the command's private folder (entry.main), removed
+    # with it whatever stops the run.
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        env[name] = tempfile.gettempdir()
+    # Relative and empty entries name folders under the working one, which may be the
+    # project: a `node` or module there is the project's code.  Absolute entries stay.
+    for name in ("PATH", "PYTHONPATH"):
+        if name in env:
+            kept = [p for p in env[name].split(os.pathsep) if p and os.path.isabs(p)]
+            if kept:
+                env[name] = os.pathsep.join(kept)
+            else:
+                del env[name]
+    return env
+
+
+def _run_process(
+    command: Sequence[str], *, cwd: Path, env: Mapping[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """Run a checker to completion and collect its output; on any exception (an interrupt
+    above all) kill it with every process it started, and wait for them.
+
+    The checker runs in a session of its own (POSIX), so its process group holds it and its
+    children: the `pyright` command is a Python script that starts node, and killing the
+    script alone would leave node running.  A terminal's Ctrl-C then reaches us alone, and we
+    stop the checker.
+    """
+    raise_if_interrupted()
+    process: subprocess.Popen[str] | None = None
+    try:
+        # Held until Popen returns: an interrupt inside it would leave a process no one knows.
+        with deferred_signals():
+            process = subprocess.Popen(
+                command,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                errors="replace",
+                start_new_session=os.name == "posix",
+            )
+        stdout, stderr = process.communicate()
+    except BaseException:
+        if process is not None:
+            _kill_group(process)
+        raise
+    # A signal whose exception a finaliser swallowed still stops the run.
+    raise_if_interrupted()
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    """Kill ``process`` and its process group, and reap it (it cannot ignore SIGKILL)."""
+    with deferred_signals():  # a second interrupt must not leave the group half-killed
+        if hasattr(os, "killpg"):
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+                os.killpg(process.pid, signal.SIGKILL)
+        else:  # Windows: no process groups to kill; the child itself
+            process.kill()
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
+        process.wait()
 
 
 # The platforms `check --platform` offers, as `sys.platform` names them; pyright spells them
@@ -304,10 +483,28 @@ def _mypy_style(stdout: str, cwd: Path) -> list[Diagnostic]:
     return diagnostics
 
 
-_MYPY_MAIN = (
-    "import sys; del sys.path[0]; sys.argv[0] = 'mypy'; "
-    "from mypy.__main__ import console_entry; console_entry()"
-)
+def _mypy_main(*outside: Path | None) -> list[str]:
+    """Our interpreter running mypy, isolated from the folder it runs in.
+
+    ``-I``: neither the working folder (which may be the checked project, with its own
+    json.py or typing_extensions.py) nor PYTHONPATH nor the user's site-packages go on
+    sys.path.  Our own sys.path is then added back after the interpreter's own entries, so
+    mypy and our plugin are found wherever we found them (the user's site-packages, a
+    PYTHONPATH folder) -- less '' and the folders in ``outside`` (our working folder, the
+    project): added last, an entry cannot hide a module of the standard library or of
+    site-packages anyway.
+    """
+    excluded = {os.path.normcase(os.path.abspath(p)) for p in (os.getcwd(), *outside) if p}
+    ours = [
+        os.path.abspath(entry)
+        for entry in sys.path
+        if entry and os.path.normcase(os.path.abspath(entry)) not in excluded
+    ]
+    code = (
+        f"import sys; sys.path.extend(p for p in {ours!a} if p not in sys.path); "
+        "sys.argv[0] = 'mypy'; from mypy.__main__ import console_entry; console_entry()"
+    )
+    return [sys.executable, "-I", "-c", code]
 
 
 class Mypy(Checker):
@@ -316,6 +513,9 @@ class Mypy(Checker):
     # mypy 2.x refuses `--python-version` below 3.10.
     oldest_target = (3, 10)
     bundled_typeshed = "mypy/typeshed"
+    # No analysed(): with --output=json mypy prints no summary, so no count of the files it
+    # checked.  Measured: it checks every file named on its command line, whatever an
+    # `exclude` says, and stops with status 2 when it has none.
 
     def executable(self) -> list[str]:
         if find_spec("mypy") is None:
@@ -324,8 +524,8 @@ class Mypy(Checker):
                 "install mypy`"
             )
         # Not `-m mypy`: that puts the working folder first on sys.path, and a project's own
-        # types.py or functools.py would then break the interpreter before mypy starts.
-        return [sys.executable, "-c", _MYPY_MAIN]
+        # types.py or json.py would then run, or break the interpreter before mypy starts.
+        return _mypy_main()
 
     def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Refusal]:
         """mypy names each module after the folders above it, as its find_sources crawls up
@@ -367,8 +567,9 @@ class Mypy(Checker):
         return refused
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
+        self.executable()  # raises with the install hint
         command = [
-            *self.executable(),
+            *_mypy_main(run.cwd, run.project),
             "--output=json",
             f"--cache-dir={run.workdir / 'mypy-cache'}",
             f"--python-executable={run.python}",
@@ -468,6 +669,21 @@ class Pyright(Checker):
     # Where a project keeps its pyright settings, in the order pyright itself looks.
     project_configs = ("pyrightconfig.json", "pyproject.toml")
     pyproject_section = "[tool.pyright]"
+    # The `pyright` command is pyright-python's script, which runs node and exits with its
+    # status: 247 when node was killed by SIGKILL.
+    exits_with_child_signal = True
+    fewer_files_cause = (
+        "an `exclude` of the configuration it read, or its default excludes (**/node_modules, "
+        "**/__pycache__, **/.*) matching a folder above the files, or a broken installation"
+    )
+
+    def analysed(self, stdout: str, output: str) -> int | None:
+        # Measured: filesAnalyzed counts each distinct file given, .py and .pyi alike, and
+        # those with a syntax error; an excluded one is left out, with exit status 0.
+        try:
+            return int(json.loads(stdout)["summary"]["filesAnalyzed"])
+        except (ValueError, KeyError, TypeError):
+            return None  # parse() says what is wrong with the output
 
     def project_config(self, project: Path) -> Path | None:
         json_config = project / self.project_configs[0]
@@ -547,6 +763,9 @@ _TY_LINE = re.compile(
 
 class Ty(Checker):
     name = "ty"
+    # No analysed(): ty prints no count of the files it checked ("All checks passed!"), but
+    # for a log line of -v ("Indexed 2 file(s)").  Measured: it checks every file named on its
+    # command line, configured excludes, .gitignore and node_modules alike.
     checks_past_syntax_errors = True
     reveals_overload_callees = True
     distribution = "ty"
@@ -586,6 +805,14 @@ class Ty(Checker):
         return diagnostics
 
 
+# The end of mypy's (and zuban's) summary: "Success: no issues found in 3 source files",
+# "Found 2 errors in 1 file (checked 3 source files)".
+_CHECKED_SOURCE_FILES = re.compile(
+    r"^(?:Success: no issues found in |Found .*\(checked )(?P<count>\d+) source files?\)?$",
+    re.MULTILINE,
+)
+
+
 class Zuban(Checker):
     name = "zuban"
     checks_past_syntax_errors = True
@@ -608,8 +835,22 @@ class Zuban(Checker):
         command.extend(str(f) for f in run.files)
         return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
 
+    fewer_files_cause = "an `exclude` of the configuration it read, or a broken installation"
+
+    def analysed(self, stdout: str, output: str) -> int | None:
+        # mypy's summary line, which a configuration may turn off (error_summary = false).
+        match = _CHECKED_SOURCE_FILES.search(stdout)
+        return int(match["count"]) if match is not None else None
+
     def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         return _mypy_style(stdout, cwd)
+
+
+# pyrefly --summary, on stderr: "INFO 3 modules (19 dependent modules); 17,850 lines ...".
+# Measured: a module per distinct file given (a.py and a.pyi are two), none for an excluded one.
+_PYREFLY_MODULES = re.compile(r"\bINFO (?P<count>[\d,]+) modules? \(")
+# What it says, with exit status 1 and no JSON report, when every file given is excluded.
+_PYREFLY_NOTHING_MATCHED = "No Python files matched"
 
 
 class Pyrefly(Checker):
@@ -624,12 +865,19 @@ class Pyrefly(Checker):
             *self.executable(),
             "check",
             "--output-format=json",
+            # The number of files it checked ("3 modules"), on stderr: see analysed().
+            "--summary",
             f"--python-interpreter-path={run.python}",
         ]
         if run.project is None:
             config = run.workdir / "pyrefly.toml"
             config.write_text('preset = "default"\n', encoding="utf-8")
             command.append(f"--config={config}")
+            # Files given by name are still matched against pyrefly's default excludes
+            # (**/node_modules, **/__pycache__, **/venv/**): a project below a folder named
+            # venv was "No Python files matched", one file in node_modules silently left out.
+            # This replaces them with our configuration's, which has none.
+            command.append("--disable-project-excludes-heuristics")
         elif self._config(run.project) is not None:
             # Named outright: pyrefly looks for it from each checked file's folder upward.
             command.append(f"--config={self._config(run.project)}")
@@ -648,6 +896,18 @@ class Pyrefly(Checker):
         # of its Python files does.
         files = [str(f) if not f.is_dir() else str(f / "**" / "*.py") for f in run.files]
         return [*command, *files], {}
+
+    fewer_files_cause = (
+        "a `project-excludes` of the configuration it read, or its default excludes "
+        "(**/node_modules, **/__pycache__, **/venv/**) matching a folder above the files, or a "
+        "broken installation"
+    )
+
+    def analysed(self, stdout: str, output: str) -> int | None:
+        if _PYREFLY_NOTHING_MATCHED in output:
+            return 0
+        match = _PYREFLY_MODULES.search(output)
+        return int(match["count"].replace(",", "")) if match is not None else None
 
     @staticmethod
     def _config(project: Path) -> Path | None:

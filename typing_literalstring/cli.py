@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__, baseline, output, thirdparty
+from . import __version__, baseline, entry, output, thirdparty
 from .check import UsageError, run_check
 from .checkers import CHECKERS, COMMAND_CHECKERS, PLATFORMS, get_checker
 from .configure import DEFAULT_FOLDER, init
@@ -293,15 +294,38 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    try:
-        result: int = args.run(args)
-    except TypingLiteralStringError as error:
-        print(f"typing-literalstring: error: {error}", file=sys.stderr)
-        return EXIT_ERROR
-    except KeyboardInterrupt:
-        # Work folders are removed on the way out and overlays are renamed into place whole,
-        # so an interrupted run leaves nothing behind.
-        print("typing-literalstring: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    # The console entry point (entry.main) installed the signal handling before importing us;
+    # here it covers the callers that import us directly (`python -c`, tests) for this call.
+    with entry.handling_signals():
+        try:
+            args = parser().parse_args(argv)
+            result: int = args.run(args)
+            entry.raise_if_interrupted()
+        except TypingLiteralStringError as error:
+            print(f"typing-literalstring: error: {_escaped(str(error))}", file=sys.stderr)
+            return EXIT_ERROR
+        except KeyboardInterrupt as error:
+            # SIGINT, SIGTERM or SIGHUP: work folders are removed on the way out, checker
+            # processes are killed with their process group (checkers._run_process), and
+            # overlays are renamed into place whole, so an interrupted run leaves nothing
+            # behind.  130 for SIGINT, 143 for SIGTERM.
+            return entry.report(error)
+        except Exception as error:  # noqa: BLE001 -- a crash must not pass for "findings"
+            # Python exits 1 on an uncaught exception, which is our "findings" status: a CI
+            # step that allows findings would take a crash for a result.  Say it is ours, keep
+            # the traceback for the report, and exit 2 like every run that checked nothing.
+            traceback.print_exc(file=sys.stderr)
+            print(
+                f"typing-literalstring: error: internal error ({type(error).__name__}: "
+                f"{_escaped(str(error))}); nothing was checked. Please report it with the "
+                "traceback above",
+                file=sys.stderr,
+            )
+            return EXIT_ERROR
     return result
+
+
+def _escaped(message: str) -> str:
+    """An error message with what came from the checked project (a file name, a setting)
+    made harmless for the terminal; its own line breaks kept."""
+    return "\n".join(output.printable(line) for line in message.split("\n"))
