@@ -448,3 +448,51 @@ def test_doctor_lists_the_third_party_packages_check_tightens(
     assert main([*doctor, "--python", sys.executable]) == EXIT_OK
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("  psycopg2: "))
     assert line.endswith("your own runs refuse a str at its sinks: pyright: yes")
+
+
+def test_doctor_imports_no_mypy_plugin_of_the_project_and_still_sees_ours(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """mypy imports the plugins its configuration names, from the configuration's folder: a
+    checkout's `plugins = evil` would run its evil.py when doctor probes the configuration."""
+    _installed("mypy")
+    marker = tmp_path / "ran"
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "evil.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\ndef plugin(version): raise SystemExit(3)\n",
+        encoding="utf-8",
+    )
+    assert main(["init", "--project", str(project), "--checker", "mypy"]) == EXIT_OK
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    assert 'plugins = ["typing_literalstring.mypy"]' in text
+    pyproject.write_text(
+        text.replace(
+            'plugins = ["typing_literalstring.mypy"]',
+            'plugins = ["evil", "typing_literalstring.mypy"]',
+        )
+        + 'python_executable = "./evil.py"\njunit_xml = "../written-outside.xml"\n',
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert main(["doctor", "--project", str(project), "--checker", "mypy"]) == EXIT_OK
+    line = capsys.readouterr().out.splitlines()[0]
+    assert not marker.exists()
+    assert not (tmp_path / "written-outside.xml").exists()
+    assert line.endswith(
+        "this project's configuration loads our stubs: yes; enables our plugin: yes "
+        "(its other plugins, evil, were not loaded: doctor runs no code of the project)"
+    )
+
+
+def test_doctor_exits_2_when_a_checker_could_not_be_probed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An installed checker that fails its probe leaves "what is enforced" unanswered."""
+    _installed("mypy")
+    (tmp_path / "mypy.ini").write_text("[mypy]\npython_version = 2.7\n", encoding="utf-8")
+    assert main(["doctor", "--project", str(tmp_path), "--checker", "mypy"]) == EXIT_ERROR
+    captured = capsys.readouterr()
+    assert captured.out.startswith("mypy: ")
+    assert "error: could not probe mypy (said above); what it enforces is unknown" in captured.err

@@ -24,6 +24,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
+from . import mypy_config
 from .entry import deferred_signals, raise_if_interrupted
 from .errors import CheckerFailedError, CheckerNotFoundError
 
@@ -580,6 +581,13 @@ class Mypy(Checker):
             # names come from the search path (the project root), so folders without
             # __init__.py (namespace packages, plugin folders) do not stop mypy.
             command += ["--check-untyped-defs", "--explicit-package-bases"]
+        else:
+            # The project's configuration (doctor), less what would run the project's code or
+            # write outside it (mypy_config.py).  None: mypy looks further, as it would.
+            found = mypy_config.find(run.project)
+            if found is not None:
+                config = mypy_config.write_reduced(found, run.workdir)
+                command.append(f"--config-file={config}")
         if run.python_version is not None:
             command.append(f"--python-version={run.python_version}")
         if run.platform is not None:

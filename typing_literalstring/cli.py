@@ -106,9 +106,20 @@ def _doctor(args: argparse.Namespace) -> int:
         raise UsageError(f"no such project folder: {start}")
     project = find_root(start)  # the configuration the checkers read there is the root's
     checkers = [CHECKERS[name] for name in args.checker or COMMAND_CHECKERS]
-    sys.stdout.write(render([diagnose(checker, project) for checker in checkers]))
+    diagnoses = [diagnose(checker, project) for checker in checkers]
+    sys.stdout.write(render(diagnoses))
     python = choose_environment(args.python, project).python
     sys.stdout.write(third_party(python, project, checkers))
+    failed = [d.checker for d in diagnoses if d.problem]
+    if failed:
+        # A checker that is installed but could not be probed leaves the question open: a CI
+        # step running doctor must not read that as an answer.
+        print(
+            f"typing-literalstring: error: could not probe {', '.join(failed)} (said above); "
+            "what it enforces is unknown",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
     return EXIT_OK
 
 
@@ -310,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # overlays are renamed into place whole, so an interrupted run leaves nothing
             # behind.  130 for SIGINT, 143 for SIGTERM.
             return entry.report(error)
-        except Exception as error:  # noqa: BLE001 -- a crash must not pass for "findings"
+        except Exception as error:
             # Python exits 1 on an uncaught exception, which is our "findings" status: a CI
             # step that allows findings would take a crash for a result.  Say it is ours, keep
             # the traceback for the report, and exit 2 like every run that checked nothing.

@@ -7,8 +7,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import thirdparty
-from .checkers import CHECKERS, Checker, MypyPlugin, enforcing
+from . import mypy_config, thirdparty
+from .checkers import CHECKERS, Checker, Mypy, MypyPlugin, enforcing
 from .errors import TypingLiteralStringError
 from .literal_errors import is_about_literal_string, is_no_matching_overload
 
@@ -45,6 +45,9 @@ class Diagnosis:
     # enables it, and why the plugin cannot run, if it cannot.
     project_enables_plugin: bool | None = None
     plugin_problem: str = ""
+    # Plugins the project's mypy configuration names that the probe left out: importing them
+    # would run the project's code (mypy_config.py).
+    unloaded_plugins: tuple[str, ...] = ()
 
 
 def _error_lines(checker: Checker, source: str, work: Path, project: Path | None) -> set[int]:
@@ -108,7 +111,15 @@ def diagnose(checker: Checker, project: Path) -> Diagnosis:
         OVERLAY_LINE in configured,
         project_enables_plugin=enables_plugin,
         plugin_problem=plugin_problem,
+        unloaded_plugins=_unloaded_plugins(checker, project),
     )
+
+
+def _unloaded_plugins(checker: Checker, project: Path) -> tuple[str, ...]:
+    if not isinstance(checker, Mypy):
+        return ()
+    found = mypy_config.find(project)
+    return () if found is None else found.other_plugins
 
 
 def _yes_no(value: bool | None) -> str:
@@ -136,6 +147,11 @@ def render(diagnoses: list[Diagnosis]) -> str:
         loads = _yes_no(d.project_loads_overlay)
         if d.project_enables_plugin is not None:
             loads += f"; enables our plugin: {_yes_no(d.project_enables_plugin)}"
+        if d.unloaded_plugins:
+            loads += (
+                f" (its other plugins, {', '.join(d.unloaded_plugins)}, were not loaded: "
+                "doctor runs no code of the project)"
+            )
         if not d.project_loads_overlay or d.project_enables_plugin is False:
             loads += f" (run `typing-literalstring init --checker {d.checker}`)"
         lines.append(
