@@ -532,6 +532,27 @@ def test_unresolved_imports_are_named_by_their_module(code: str, message: str, m
     assert unresolved_module(diagnostic) == module
 
 
+def test_when_mypy_stops_on_the_project_check_names_the_error_that_stopped_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """litecli 1.17.1's `from .__init__ import __version__` stops mypy (plain mypy too) after
+    it has reported ordinary errors: the message names the blocking error, not the first."""
+    _checker("mypy")
+    root = _tree(
+        tmp_path / "proj",
+        {
+            "pyproject.toml": "",
+            "app/__init__.py": "__version__ = '1'\n",
+            "app/a.py": "import not_installed_anywhere_xyz\n",
+            "app/main.py": "from .__init__ import __version__\n",
+        },
+    )
+    status, _, err = _run(["--checker", "mypy", str(root)], capsys, tmp_path / "cache")
+    assert status == EXIT_ERROR
+    assert "Source file found twice under different module names" in err
+    assert "not_installed_anywhere_xyz" not in err
+
+
 def test_a_module_the_mypy_plugin_could_not_check_fails_the_run(tmp_path: Path) -> None:
     """Its findings are unknown: a crash is never a pass (exit 2 through the CLI)."""
     failure = Diagnostic(

@@ -597,8 +597,11 @@ class Mypy(Checker):
         return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
 
     def failure(self, output: str) -> str:
-        # mypy prints JSON lines or its usage text: say the one line that matters.
+        # mypy prints JSON lines or its usage text: say the one line that matters.  An error
+        # that stops mypy ("Source file found twice under different module names") comes
+        # after the ordinary errors it found until then: the last error is the one.
         said: list[str] = []
+        errors: list[str] = []
         for line in output.splitlines():
             if line.startswith("{"):
                 try:
@@ -606,10 +609,13 @@ class Mypy(Checker):
                 except ValueError:
                     continue
                 where = f"{item['file']}: " if item.get("file") else ""
-                said.append(f"{where}{item.get('message', '')}")
+                message = f"{where}{item.get('message', '')}"
+                said.append(message)
+                if item.get("severity") == "error":
+                    errors.append(message)
             elif line.strip() and not line.startswith(("usage:", " ")):
                 said.append(line.strip())
-        first = next((s for s in said if s), "no message")
+        first = errors[-1] if errors else next((s for s in said if s), "no message")
         return (
             f"{first} (a target Python older than this mypy supports needs --python-version "
             f"{'.'.join(map(str, self.oldest_target))} or newer)"
