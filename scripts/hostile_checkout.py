@@ -662,8 +662,8 @@ def run_step(
         )
     if not step.counts_findings:
         for line in stdout.splitlines():
-            expected = bool(step.must_say) and step.must_say in line
-            if not expected and re.search(r"\bfail(ed|s)?\b|\bshadows\b", line, re.I):
+            said_as_expected = bool(step.must_say) and step.must_say in line
+            if not said_as_expected and re.search(r"\bfail(ed|s)?\b|\bshadows\b", line, re.I):
                 warnings.append(f"output: {show(line.encode())[:200]}")
     if written is not None:
         # Only the command writes in the project: what strace did not see there measures how
