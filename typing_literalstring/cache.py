@@ -95,3 +95,13 @@ def cached_overlay(checker: Checker, profile: str, cache_dir: Path | None = None
         raise _unwritable(root, error) from error
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def incremental_cache(cache_dir: Path | None, *key: str) -> Path:
+    """A folder for a checker's incremental cache (mypy's), kept between checks in the user
+    cache, one per ``key`` (project, environment, overlay, run): a second check of an unchanged
+    project then costs what a second run of the checker costs.  The checker validates its own
+    entries (mypy compares each module's hash and options), so the key only keeps projects
+    and configurations from overwriting each other's."""
+    digest = hashlib.sha256("\0".join((__version__, *key)).encode()).hexdigest()[:24]
+    return cache_root(cache_dir) / "incremental" / digest

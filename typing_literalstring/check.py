@@ -45,7 +45,7 @@ from . import (
     unverified,
     unverified_refusals,
 )
-from .cache import cached_overlay
+from .cache import cached_overlay, incremental_cache
 from .checkers import Checker, Diagnostic, Mypy, MypyPlugin, RunResult, enforcing
 from .errors import CheckerFailedError, TypingLiteralStringError
 from .installed import imported_names
@@ -255,6 +255,9 @@ class _Runs:
     workdir: Path
     platform: str | None = None
     third_party: tuple[Path, ...] = ()  # the tightened third-party packages (thirdparty.py)
+    # Where the checker's incremental cache is kept between checks (cache.incremental_cache):
+    # the user cache (--cache-dir) and the project root; None: a fresh cache per run.
+    incremental: tuple[Path | None, Path] | None = None
 
     def run(
         self,
@@ -269,6 +272,12 @@ class _Runs:
         (the comparison run on the untightened stubs)."""
         if not stock:
             extra_paths = [*extra_paths, *self.third_party]
+        kept: Path | None = None
+        if self.incremental is not None:
+            cache_dir, root = self.incremental
+            key = [self.checker.name, self.checker.version(), str(root), name, str(overlay)]
+            key += [str(self.environment.python), str(self.python_version), str(self.platform)]
+            kept = incremental_cache(cache_dir, *key, *map(str, extra_paths))
         return self.checker.run(
             [Path(f) for f in sorted(files)],
             python_version=self.python_version,
@@ -277,6 +286,7 @@ class _Runs:
             extra_paths=extra_paths,
             python=self.environment.python,
             platform=self.platform,
+            incremental_cache=kept,
         )
 
 
@@ -877,7 +887,7 @@ def run_check(
     overlay = cached_overlay(checker, profile, cache_dir)
     result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt
     workdir = Path(tempfile.mkdtemp(prefix="typing-literalstring-"))
-    runs = _Runs(checker, python_version, environment, workdir, platform)
+    runs = _Runs(checker, python_version, environment, workdir, platform, (), (cache_dir, root))
     base = checker.overlay_base()
     stdlib = _Stdlib(base, stdlib_modules(base))
     try:

@@ -178,6 +178,7 @@ class Checker(ABC):
         project: Path | None = None,
         python: Path | None = None,
         platform: str | None = None,
+        incremental_cache: Path | None = None,
     ) -> RunResult:
         """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
 
@@ -200,6 +201,7 @@ class Checker(ABC):
             project=project.resolve() if project is not None else None,
             python=python if python is not None else Path(sys.executable),
             platform=platform,
+            incremental_cache=incremental_cache,
         )
         command, env = self.command(invocation)
         proc = self._start(command, cwd=invocation.cwd, env=env)
@@ -443,6 +445,9 @@ class Invocation:
     project: Path | None
     python: Path = Path(sys.executable)  # the environment whose packages resolve imports
     platform: str | None = None  # the sys.platform checked for; None: the checker's default
+    # A folder kept from one check to the next for the checker's incremental cache (mypy's);
+    # None: a fresh one in workdir.
+    incremental_cache: Path | None = None
 
     @property
     def cwd(self) -> Path:
@@ -572,7 +577,7 @@ class Mypy(Checker):
         command = [
             *_mypy_main(run.cwd, run.project),
             "--output=json",
-            f"--cache-dir={run.workdir / 'mypy-cache'}",
+            f"--cache-dir={run.incremental_cache or run.workdir / 'mypy-cache'}",
             f"--python-executable={run.python}",
         ]
         if run.project is None:

@@ -193,7 +193,9 @@ def parser() -> argparse.ArgumentParser:
         "imports; default: $VIRTUAL_ENV, else .venv or venv in the project root, else the "
         "Python running this command",
     )
-    check.add_argument("--cache-dir", help="where built overlays are kept")
+    check.add_argument(
+        "--cache-dir", help="where built overlays and mypy's incremental cache are kept"
+    )
     check.add_argument(
         "--baseline",
         metavar="PATH",
