@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -530,3 +530,30 @@ def test_a_stdlib_sink_is_not_named_after_a_third_party_one_that_reads_alike(
     assert status == EXIT_FINDINGS
     (finding,) = findings
     assert finding["sink"].startswith("sqlite3"), finding["sink"]
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_verbose_counts_every_checker_process_a_check_starts(
+    name: str, cache_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 26 measures a check in checker runs (the goal is one): the count --verbose
+    prints is the number of checker processes started, the version query aside."""
+    _checker(name)
+    from typing_literalstring import checkers
+
+    started: list[list[str]] = []
+    real: Callable[..., subprocess.CompletedProcess[str]] = vars(checkers)["_run_process"]
+
+    def counted(command: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:  # noqa: ANN401
+        if "--version" not in command:
+            started.append(list(command))
+        return real(command, **kwargs)
+
+    monkeypatch.setattr(checkers, "_run_process", counted)  # the one place processes start
+    status, _, err = _check(
+        ["--checker", name, "--verbose", "--cache-dir", str(cache_dir), str(VULNERABLE)], capsys
+    )
+    assert status == EXIT_FINDINGS
+    (said,) = re.findall(r"typing-literalstring: (\d+) checker runs?: (.*)", err)
+    assert int(said[0]) == len(started) >= 1
+    assert said[1].startswith("tightened (1 file)")

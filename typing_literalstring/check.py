@@ -189,6 +189,9 @@ class CheckResult:
     baseline: Path | None = None
     baselined: list[Finding] = field(default_factory=lambda: [])
     stale_baseline_entries: int = 0
+    # The checker runs this check started, in order: (what for, how many files).  One is the
+    # goal; each comparison or probe adds one (--verbose lists them).
+    checker_runs: list[tuple[str, int]] = field(default_factory=lambda: [])
 
     def by_family(self) -> Counter[str]:
         return Counter(f.rule.family for f in self.findings)
@@ -258,6 +261,7 @@ class _Runs:
     # Where the checker's incremental cache is kept between checks (cache.incremental_cache):
     # the user cache (--cache-dir) and the project root; None: a fresh cache per run.
     incremental: tuple[Path | None, Path] | None = None
+    started: list[tuple[str, int]] = field(default_factory=lambda: [])  # shared by replace()
 
     def run(
         self,
@@ -272,6 +276,8 @@ class _Runs:
         (the comparison run on the untightened stubs)."""
         if not stock:
             extra_paths = [*extra_paths, *self.third_party]
+        files = sorted(files)
+        self.started.append((name, len(files)))
         kept: Path | None = None
         if self.incremental is not None:
             cache_dir, root = self.incremental
@@ -888,6 +894,7 @@ def run_check(
     result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt
     workdir = Path(tempfile.mkdtemp(prefix="typing-literalstring-"))
     runs = _Runs(checker, python_version, environment, workdir, platform, (), (cache_dir, root))
+    result.checker_runs = runs.started
     base = checker.overlay_base()
     stdlib = _Stdlib(base, stdlib_modules(base))
     try:

@@ -48,7 +48,18 @@ def _stubs(args: argparse.Namespace) -> int:
 def _progress(message: str) -> None:
     """Long steps say what they do on stderr, when a person is watching it."""
     if sys.stderr.isatty():
-        print(f"typing-literalstring: {message}...", file=sys.stderr, flush=True)
+        _say(message)
+
+
+def _say(message: str) -> None:
+    print(f"typing-literalstring: {message}...", file=sys.stderr, flush=True)
+
+
+def _checker_runs(runs: Sequence[tuple[str, int]]) -> str:
+    listed = ", ".join(f"{name} ({files} file{'s' if files != 1 else ''})" for name, files in runs)
+    return f"{len(runs)} checker run{'s' if len(runs) != 1 else ''}" + (
+        f": {listed}" if runs else ""
+    )
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -60,10 +71,12 @@ def _check(args: argparse.Namespace) -> int:
         python_version=args.python_version,
         cache_dir=Path(args.cache_dir) if args.cache_dir else None,
         python=args.python,
-        progress=_progress,
+        progress=_say if args.verbose else _progress,
         report_any=args.report_any,
         platform=args.platform,
     )
+    if args.verbose:
+        print(f"typing-literalstring: {_checker_runs(result.checker_runs)}", file=sys.stderr)
     if result.rebuilt_corrupt_cache:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
     chosen = Path(args.baseline) if args.baseline else None
@@ -195,6 +208,12 @@ def parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--cache-dir", help="where built overlays and mypy's incremental cache are kept"
+    )
+    check.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say each step on stderr, even when it is not a terminal, and the checker runs "
+        "started",
     )
     check.add_argument(
         "--baseline",
