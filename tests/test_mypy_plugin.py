@@ -6,6 +6,7 @@ none of them can pass by mypy staying silent.
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -233,6 +234,11 @@ def test_missing_mypy_internals_are_refused_clearly(
 ) -> None:
     """A mypy whose internals moved (simulated: checker_state cannot be imported)."""
     from mypy.version import __version__
+
+    # mypy is compiled (mypyc): the first import of its modules in a process registers them
+    # all in sys.modules, which would overwrite the None set below.  Load them first, so the
+    # test does not depend on whether an earlier test in this process did.
+    importlib.import_module("typing_literalstring.mypy.plugin_type")
 
     for name in list(sys.modules):
         if name.startswith("typing_literalstring.mypy."):
