@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -539,17 +539,18 @@ def test_verbose_counts_every_checker_process_a_check_starts(
     """Issue 26 measures a check in checker runs (the goal is one): the count --verbose
     prints is the number of checker processes started, the version query aside."""
     _checker(name)
-    from typing_literalstring import checkers
+    from typing_literalstring.checkers import base, processes
 
     started: list[list[str]] = []
-    real: Callable[..., subprocess.CompletedProcess[str]] = vars(checkers)["_run_process"]
+    real = processes.run_process
 
     def counted(command: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:  # noqa: ANN401
         if "--version" not in command:
             started.append(list(command))
         return real(command, **kwargs)
 
-    monkeypatch.setattr(checkers, "_run_process", counted)  # the one place processes start
+    # Checker._start, the one place checker processes start, calls it by this name.
+    monkeypatch.setattr(base, "run_process", counted)
     status, _, err = _check(
         ["--checker", name, "--verbose", "--cache-dir", str(cache_dir), str(VULNERABLE)], capsys
     )

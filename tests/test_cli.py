@@ -40,7 +40,7 @@ def test_stubs_without_any_typeshed_says_what_to_install(
     def nothing_installed(name: str) -> None:
         return None
 
-    monkeypatch.setattr(checkers, "find_spec", nothing_installed)
+    monkeypatch.setattr(checkers.base, "find_spec", nothing_installed)
     assert main(["stubs", "--checker", "ty", "--out", str(tmp_path / "o")]) == EXIT_ERROR
     error = capsys.readouterr().err
     assert "ty has no typeshed files of its own" in error

@@ -6,9 +6,9 @@ same way: one line on stderr, the exit status 128 + the signal's number, no chil
 no temporary folder left behind.
 
 A signal raises :class:`Interrupted` in the main thread; ``finally`` blocks then remove work
-folders and the checker runner (``checkers._run_process``) kills the checker's whole process
-group.  Later signals are ignored while that clean-up runs, so a second Ctrl-C cannot cut it
-short and print a traceback.
+folders and the checker runner (``checkers.processes.run_process``) kills the checker's whole
+process group.  Later signals are ignored while that clean-up runs, so a second Ctrl-C cannot
+cut it short and print a traceback.
 """
 
 from __future__ import annotations

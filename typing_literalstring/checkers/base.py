@@ -1,0 +1,381 @@
+"""What every checker adapter shares: the diagnostics it returns, how it is found, run and
+cross-checked (the ``Checker`` base class), and one run's parameters (``Invocation``)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from importlib.util import find_spec
+from pathlib import Path
+from typing import ClassVar, Mapping, Sequence
+
+from ..errors import CheckerFailedError, CheckerNotFoundError
+from .processes import HIGHEST_SIGNAL, child_environment, run_process, which
+
+_VERSION_PATTERN = re.compile(r"\d+\.\d+(?:\.\d+)*")
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One message of a checker, with the position normalised (1-based line and column)."""
+
+    path: str
+    line: int
+    column: int
+    severity: str
+    message: str
+    code: str = ""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a checker refuses a file: a folder whose name it cannot use in a module name."""
+
+    folder: Path
+    module: str = ""  # when set: the file would become this top-level module, already taken
+
+
+@dataclass(frozen=True)
+class RunResult:
+    diagnostics: list[Diagnostic]
+    exit_code: int
+    output: str
+
+
+_VERSION_OF: dict[tuple[str, ...], str] = {}
+
+
+class Checker(ABC):
+    """What the rest of the project needs to know about one type checker."""
+
+    name: ClassVar[str]
+    # The PyPI distribution that installs it: named in "not installed" messages.
+    distribution: ClassVar[str]
+    # Oldest and newest Python target this checker version type-checks for.
+    oldest_target: ClassVar[tuple[int, int]] = (3, 8)
+    newest_target: ClassVar[tuple[int, int]] = (3, 14)
+    # The checker's own typeshed, relative to its installed Python package; None when the
+    # typeshed is compiled into the binary.
+    bundled_typeshed: ClassVar[str | None] = None
+    # Whether an overlay must be a complete typeshed (stdlib/ and VERSIONS) rather than only
+    # the replaced modules.
+    needs_full_typeshed: ClassVar[bool] = False
+    # The exit codes that mean "ran to completion" (with or without errors).
+    ok_exit_codes: ClassVar[tuple[int, ...]] = (0, 1)
+
+    def executable(self) -> list[str]:
+        """The command prefix that starts the checker, from this Python environment first."""
+        scripts = Path(sys.executable).parent
+        for candidate in (scripts / self.name, scripts / (self.name + ".exe")):
+            if candidate.is_file():
+                return [str(candidate)]
+        found = which(self.name)
+        if found is None:
+            raise CheckerNotFoundError(
+                f"{self.name} is not installed: install it with "
+                f"`{Path(sys.executable).name} -m pip install {self.distribution}`"
+            )
+        return [found]
+
+    def is_installed(self) -> bool:
+        try:
+            self.executable()
+        except CheckerNotFoundError:
+            return False
+        return True
+
+    def version(self) -> str:
+        """The checker's version; asked once per executable (pyright's start costs 0.3 s)."""
+        command = tuple(self.executable())
+        if command not in _VERSION_OF:
+            _VERSION_OF[command] = self._ask_version()
+        return _VERSION_OF[command]
+
+    def _ask_version(self) -> str:
+        command = [*self.executable(), "--version"]
+        # Run away from the working folder, which may be the checked project.
+        proc = self._start(command, cwd=Path(tempfile.gettempdir()), env={})
+        match = _VERSION_PATTERN.search(proc.stdout + proc.stderr)
+        killed = self.killed_by(proc.returncode)
+        if killed is not None:
+            raise CheckerFailedError(f"`{self.name} --version` {_killed(killed)}")
+        if proc.returncode != 0 or match is None:
+            raise CheckerFailedError(
+                f"`{self.name} --version` failed (exit {proc.returncode}): "
+                f"{(proc.stdout + proc.stderr).strip()}"
+            )
+        return match.group(0)
+
+    def typeshed_dir(self) -> Path:
+        """The checker's own bundled typeshed (the folder holding ``stdlib/``)."""
+        if self.bundled_typeshed is None:
+            raise CheckerFailedError(
+                f"{self.name} has its typeshed compiled into its binary; "
+                "build its overlay from another checker's typeshed"
+            )
+        package = self.bundled_typeshed.split("/", 1)[0]
+        spec = find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise CheckerNotFoundError(
+                f"{self.name}'s Python package is not importable from {sys.executable}: install "
+                f"it there with `pip install {self.distribution}`"
+            )
+        root = Path(next(iter(spec.submodule_search_locations))).parent / self.bundled_typeshed
+        if not (root / "stdlib" / "builtins.pyi").is_file():
+            raise CheckerFailedError(
+                f"{self.name}'s bundled typeshed is not at {root} (no stdlib/builtins.pyi there); "
+                "its layout may have changed: reinstall it or report this"
+            )
+        return root
+
+    def overlay_base(self) -> Path:
+        """The typeshed this checker's overlay is built from.
+
+        Its own where it has one on disk, so the overlay matches its version.  ty and pyrefly
+        compile theirs into the binary; for them it is pyright's (or basedpyright's), the
+        typeshed closest to theirs that ships as files.
+        """
+        if self.bundled_typeshed is not None:
+            return self.typeshed_dir()
+        from . import CHECKERS, DONORS  # the registry holds every adapter, this one included
+
+        for donor in DONORS:
+            checker = CHECKERS[donor]
+            if find_spec(donor) is not None:
+                return checker.typeshed_dir()
+        raise CheckerNotFoundError(
+            f"{self.name} has no typeshed files of its own, and neither "
+            f"{' nor '.join(DONORS)} is installed to build its overlay from: install one with "
+            f"`pip install {CHECKERS[DONORS[0]].distribution}`, or pass a typeshed folder"
+        )
+
+    def supports_target(self, target: str) -> bool:
+        major, minor = (int(part) for part in target.split("."))
+        return self.oldest_target <= (major, minor) <= self.newest_target
+
+    def run(
+        self,
+        files: Sequence[Path],
+        *,
+        python_version: str | None,
+        overlay: Path | None = None,
+        workdir: Path,
+        extra_paths: Sequence[Path] = (),
+        project: Path | None = None,
+        python: Path | None = None,
+        platform: str | None = None,
+        incremental_cache: Path | None = None,
+    ) -> RunResult:
+        """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
+
+        ``workdir`` is an empty folder the checker may write its configuration and cache to.
+        With ``project`` unset the run is isolated: no user configuration is read.  With
+        ``project`` set, the checker runs there and reads the project's configuration, and our
+        settings are layered on top; the project's files are never changed.
+        ``python_version`` None leaves the target to the project's configuration.
+        ``python`` is the interpreter whose packages resolve imports (default: ours).
+        ``platform`` is the ``sys.platform`` to check for (``PLATFORMS``; default: the
+        checker's, that is, the machine's).
+        """
+        workdir.mkdir(parents=True, exist_ok=True)
+        invocation = Invocation(
+            files=[f.resolve() for f in files],
+            python_version=python_version,
+            overlay=overlay.resolve() if overlay is not None else None,
+            extra_paths=[p.resolve() for p in extra_paths],
+            workdir=workdir.resolve(),
+            project=project.resolve() if project is not None else None,
+            python=python if python is not None else Path(sys.executable),
+            platform=platform,
+            incremental_cache=incremental_cache,
+        )
+        command, env = self.command(invocation)
+        proc = self._start(command, cwd=invocation.cwd, env=env)
+        output = proc.stdout + proc.stderr
+        killed = self.killed_by(proc.returncode)
+        if killed is not None:
+            said = f"; it said: {self.failure(output)}" if output.strip() else ""
+            raise CheckerFailedError(f"{self.name} {_killed(killed)}{said}")
+        if proc.returncode not in self.ok_exit_codes:
+            raise CheckerFailedError(
+                f"{self.name} failed (exit {proc.returncode}): {self.failure(output)}"
+            )
+        self._refuse_unanalysed(invocation.files, proc.stdout, output)
+        try:
+            diagnostics = self.parse(proc.stdout, invocation.cwd)
+        except (ValueError, KeyError) as error:
+            raise CheckerFailedError(
+                f"could not read {self.name}'s output ({error}):\n{output.strip()[-4000:]}"
+            ) from error
+        if proc.returncode == 1 and not diagnostics:
+            # 1 is "errors found" for every checker, and also what Python exits with when it
+            # cannot start (a broken environment: "Fatal Python error"): with no error read,
+            # the run checked nothing we know of.
+            raise CheckerFailedError(
+                f"{self.name} exited with status 1, which says it found errors, but reported "
+                f"none that we could read: {self.failure(output)}"
+            )
+        return RunResult(sorted(diagnostics), proc.returncode, output)
+
+    def _start(
+        self, command: Sequence[str], *, cwd: Path, env: Mapping[str, str]
+    ) -> subprocess.CompletedProcess[str]:
+        try:
+            return run_process(command, cwd=cwd, env=child_environment(env))
+        except OSError as error:
+            raise CheckerFailedError(
+                f"could not start {self.name} ({command[0]}): {error}"
+            ) from error
+
+    # Whether the command is a Python script that runs the checker in a child process and
+    # exits with that child's status, as ``sys.exit(-9)`` does: 247 for a SIGKILL.
+    exits_with_child_signal: ClassVar[bool] = False
+
+    def killed_by(self, returncode: int) -> int | None:
+        """The signal that stopped the checker, if a signal did."""
+        if returncode < 0:
+            return -returncode
+        if self.exits_with_child_signal and 256 - HIGHEST_SIGNAL <= returncode < 256:
+            return 256 - returncode
+        return None
+
+    # What the checker reports about the number of files it analysed; None: nothing (the run
+    # cannot be cross-checked).
+    def analysed(self, stdout: str, output: str) -> int | None:
+        """How many files the checker says it analysed, when it says so."""
+        return None
+
+    # Why a checker analyses fewer files than it was given, for the error message.
+    fewer_files_cause: ClassVar[str] = "a broken installation"
+
+    def _refuse_unanalysed(self, files: Sequence[Path], stdout: str, output: str) -> None:
+        """A checker that analysed fewer files than it was given reported nothing about the
+        others, which would read as "no findings" there: stop instead."""
+        analysed = self.analysed(stdout, output)
+        if analysed is None:
+            return
+        given = set(files)
+        folders = sum(1 for f in given if f.is_dir())
+        # A folder counts as at least one file: the checker found nothing in it otherwise.
+        expected = len(given) - folders + (1 if folders else 0)
+        if analysed >= expected:
+            return
+        described = _count(len(given) - folders, "file") + (
+            f" and {_count(folders, 'folder')}" if folders else ""
+        )
+        raise CheckerFailedError(
+            f"{self.name} analysed {analysed} of the {described} it was given, and said nothing "
+            f"about the others; likely cause: {self.fewer_files_cause}.  Find what excludes "
+            f"them, or reinstall {self.name} with `pip install --force-reinstall "
+            f"{self.distribution}`"
+        )
+
+    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Refusal]:
+        """The files this checker refuses to check at all, each with the folder to blame."""
+        return {}
+
+    # Whether the checker still checks the other files when one has a syntax error (measured:
+    # pyright, basedpyright, ty and zuban do; mypy stops, pyrefly reported only the parse error).
+    checks_past_syntax_errors: ClassVar[bool] = False
+    # Whether its "no overload matches" says nothing of the overloads' parameter types, so that
+    # check reveals the callee's type (pyrefly's full message and zuban's notes name them).
+    reveals_overload_callees: ClassVar[bool] = False
+
+    def failure(self, output: str) -> str:
+        """What to tell the user when the checker stopped without checking."""
+        return output.strip()[-4000:]
+
+    @abstractmethod
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
+        """The command line and extra environment for one run."""
+
+    @abstractmethod
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
+        """Turn the checker's output into diagnostics with absolute paths."""
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
+def _killed(signum: int) -> str:
+    """How a checker stopped by ``signum`` is reported, with what to do about it."""
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    if signum == getattr(signal, "SIGKILL", None):
+        # The kernel's out-of-memory killer sends SIGKILL, and nothing says it did.
+        return (
+            "was killed (SIGKILL), perhaps out of memory: check fewer files at a time, or give "
+            "it more memory"
+        )
+    return f"was killed by {name} ({signum}): run it again; if it recurs, report it to its authors"
+
+
+# The platforms `check --platform` offers, as `sys.platform` names them (pyright.py spells
+# them its own way).
+PLATFORMS = ("linux", "darwin", "win32")
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One run of a checker, as the adapters see it (all paths absolute)."""
+
+    files: Sequence[Path]
+    python_version: str | None
+    overlay: Path | None
+    extra_paths: Sequence[Path]
+    workdir: Path
+    project: Path | None
+    python: Path = Path(sys.executable)  # the environment whose packages resolve imports
+    platform: str | None = None  # the sys.platform checked for; None: the checker's default
+    # A folder kept from one check to the next for the checker's incremental cache (mypy's);
+    # None: a fresh one in workdir.
+    incremental_cache: Path | None = None
+
+    @property
+    def cwd(self) -> Path:
+        return self.project or self.workdir
+
+    def search_path(self) -> str:
+        """Overlay first, then the extra paths, as MYPYPATH wants them."""
+        paths = [*([self.overlay] if self.overlay else []), *self.extra_paths]
+        return os.pathsep.join(str(p) for p in paths)
+
+
+@functools.lru_cache(maxsize=4096)
+def absolute_path(path: str, cwd: Path) -> str:
+    """Each file's path resolved once: a checker reports many errors per file."""
+    return str((cwd / path).resolve())
+
+
+_MYPY_STYLE_LINE = re.compile(
+    r"^(?P<path>[^\n:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|note): "
+    r"(?P<message>.*?)(?:  \[(?P<code>[a-z0-9-]+)\])?$"
+)
+
+
+def mypy_style_diagnostics(stdout: str, cwd: Path) -> list[Diagnostic]:
+    diagnostics: list[Diagnostic] = []
+    for line in stdout.splitlines():
+        match = _MYPY_STYLE_LINE.match(line)
+        if match is not None:
+            diagnostics.append(
+                Diagnostic(
+                    path=absolute_path(match["path"], cwd),
+                    line=int(match["line"]),
+                    column=int(match["column"]),
+                    severity=match["severity"],
+                    message=match["message"],
+                    code=match["code"] or "",
+                )
+            )
+    return diagnostics

@@ -1,0 +1,205 @@
+"""mypy and mypy with our plugin: MYPYPATH carries the overlay; run isolated (``python -I``)
+with our own ``sys.path``; JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Sequence
+
+from .. import mypy_config
+from ..errors import CheckerNotFoundError
+from .base import Checker, Diagnostic, Invocation, Refusal, absolute_path
+
+
+def _mypy_main(*outside: Path | None) -> list[str]:
+    """Our interpreter running mypy, isolated from the folder it runs in.
+
+    ``-I``: neither the working folder (which may be the checked project, with its own
+    json.py or typing_extensions.py) nor PYTHONPATH nor the user's site-packages go on
+    sys.path.  Our own sys.path is then added back after the interpreter's own entries, so
+    mypy and our plugin are found wherever we found them (the user's site-packages, a
+    PYTHONPATH folder) -- less '' and the folders in ``outside`` (our working folder, the
+    project): added last, an entry cannot hide a module of the standard library or of
+    site-packages anyway.
+    """
+    excluded = {os.path.normcase(os.path.abspath(p)) for p in (os.getcwd(), *outside) if p}
+    ours = [
+        os.path.abspath(entry)
+        for entry in sys.path
+        if entry and os.path.normcase(os.path.abspath(entry)) not in excluded
+    ]
+    code = (
+        f"import sys; sys.path.extend(p for p in {ours!a} if p not in sys.path); "
+        "sys.argv[0] = 'mypy'; from mypy.__main__ import console_entry; console_entry()"
+    )
+    return [sys.executable, "-I", "-c", code]
+
+
+class Mypy(Checker):
+    name = "mypy"
+    distribution = "mypy"
+    # mypy 2.x refuses `--python-version` below 3.10.
+    oldest_target = (3, 10)
+    bundled_typeshed = "mypy/typeshed"
+    # No analysed(): with --output=json mypy prints no summary, so no count of the files it
+    # checked.  Measured: it checks every file named on its command line, whatever an
+    # `exclude` says, and stops with status 2 when it has none.
+
+    def executable(self) -> list[str]:
+        if find_spec("mypy") is None:
+            raise CheckerNotFoundError(
+                f"mypy is not installed: install it with `{Path(sys.executable).name} -m pip "
+                "install mypy`"
+            )
+        # Not `-m mypy`: that puts the working folder first on sys.path, and a project's own
+        # types.py or json.py would then run, or break the interpreter before mypy starts.
+        return _mypy_main()
+
+    def unnameable(self, files: Sequence[Path], roots: Sequence[Path]) -> dict[Path, Refusal]:
+        """mypy names each module after the folders above it, as its find_sources crawls up
+        (namespace packages on, the roots as explicit package bases), and stops the whole run
+        on two things that plain ``mypy .`` stops on too:
+
+        - a folder that holds ``__init__.py`` under a name that is not an identifier
+          (borgmatic 2.1.10's ``tests/end-to-end``);
+        - a file below a folder whose name is not an identifier, which becomes a top-level
+          module and may take a name already used (invoke 3.0.3's
+          ``tests/_support/configs/all-four/invoke.py``: "Duplicate module named invoke").
+        """
+        bases = {r.resolve() for r in roots}
+        refused: dict[Path, Refusal] = {}
+        stopped: dict[Path, Path] = {}  # file -> the non-identifier folder its crawl stopped at
+        modules: dict[str, list[Path]] = {}
+        for file in files:
+            folder = file.resolve().parent
+            parts = [] if file.stem == "__init__" else [file.stem]
+            while folder not in bases and folder.parent != folder:
+                name = (
+                    folder.name[: -len("-stubs")] if folder.name.endswith("-stubs") else folder.name
+                )
+                if not name.isidentifier():
+                    if any((folder / f"__init__{s}").is_file() for s in (".py", ".pyi")):
+                        refused[file] = Refusal(folder, "")
+                    else:
+                        stopped[file] = folder
+                    break
+                parts.insert(0, name)
+                folder = folder.parent
+            if file not in refused:
+                modules.setdefault(".".join(parts), []).append(file)
+        for module, named in modules.items():
+            if len(named) > 1:
+                for file in named:
+                    if file in stopped:
+                        refused[file] = Refusal(stopped[file], module)
+        return refused
+
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
+        self.executable()  # raises with the install hint
+        command = [
+            *_mypy_main(run.cwd, run.project),
+            "--output=json",
+            f"--cache-dir={run.incremental_cache or run.workdir / 'mypy-cache'}",
+            f"--python-executable={run.python}",
+        ]
+        if run.project is None:
+            command.append("--config-file=")  # isolated: no user configuration
+            # Application code is full of unannotated handlers: check their bodies too.  Module
+            # names come from the search path (the project root), so folders without
+            # __init__.py (namespace packages, plugin folders) do not stop mypy.
+            command += ["--check-untyped-defs", "--explicit-package-bases"]
+        else:
+            # The project's configuration (doctor), less what would run the project's code or
+            # write outside it (mypy_config.py).  None: mypy looks further, as it would.
+            found = mypy_config.find(run.project)
+            if found is not None:
+                config = mypy_config.write_reduced(found, run.workdir)
+                command.append(f"--config-file={config}")
+        if run.python_version is not None:
+            command.append(f"--python-version={run.python_version}")
+        if run.platform is not None:
+            command.append(f"--platform={run.platform}")
+        command.extend(str(f) for f in run.files)
+        # MYPYPATH comes before the configuration's mypy_path, which keeps working.
+        return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}
+
+    def failure(self, output: str) -> str:
+        # mypy prints JSON lines or its usage text: say the one line that matters.  An error
+        # that stops mypy ("Source file found twice under different module names") comes
+        # after the ordinary errors it found until then: the last error is the one.
+        said: list[str] = []
+        errors: list[str] = []
+        for line in output.splitlines():
+            if line.startswith("{"):
+                try:
+                    item = json.loads(line)
+                except ValueError:
+                    continue
+                where = f"{item['file']}: " if item.get("file") else ""
+                message = f"{where}{item.get('message', '')}"
+                said.append(message)
+                if item.get("severity") == "error":
+                    errors.append(message)
+            elif line.strip() and not line.startswith(("usage:", " ")):
+                said.append(line.strip())
+        first = errors[-1] if errors else next((s for s in said if s), "no message")
+        return (
+            f"{first} (a target Python older than this mypy supports needs --python-version "
+            f"{'.'.join(map(str, self.oldest_target))} or newer)"
+            if "python_version" in first.lower() or "python version" in first.lower()
+            else first
+        )
+
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
+        diagnostics: list[Diagnostic] = []
+        for line in stdout.splitlines():
+            if not line.startswith("{"):
+                continue
+            item = json.loads(line)
+            diagnostics.append(
+                Diagnostic(
+                    path=absolute_path(item["file"], cwd),
+                    line=int(item["line"]),
+                    column=int(item["column"]) + 1,
+                    severity=str(item["severity"]),
+                    message=str(item["message"]),
+                    code=str(item["code"] or ""),
+                )
+            )
+        return diagnostics
+
+
+class MypyPlugin(Mypy):
+    """mypy with this project's plugin (``typing_literalstring.mypy``), which enforces PEP 675.
+
+    An isolated run enables the plugin in a configuration of its own; a run in a project reads
+    the project's configuration, where ``init --checker mypy`` enables it.
+    """
+
+    name = "mypy+plugin"
+    distribution = "typing-literalstring[mypy]"
+    plugin_module = "typing_literalstring.mypy"
+    # The error code of the plugin's own failure on a module (marker.PLUGIN_FAILURE).
+    failure_code = "literal-string-plugin"
+
+    def is_installed(self) -> bool:
+        return super().is_installed() and find_spec(self.plugin_module) is not None
+
+    def plugin_problem(self) -> str | None:
+        """Why the plugin cannot run under the installed mypy; None when it can."""
+        from ..mypy import unsupported
+
+        return unsupported(self.version())
+
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
+        command, env = super().command(run)
+        if run.project is None:
+            # Isolated: a configuration that holds nothing but the plugin.
+            config = run.workdir / "mypy-plugin.ini"
+            config.write_text(f"[mypy]\nplugins = {self.plugin_module}\n", encoding="utf-8")
+            command[command.index("--config-file=")] = f"--config-file={config}"
+        return command, env

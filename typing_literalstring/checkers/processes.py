@@ -1,0 +1,114 @@
+"""Starting a checker process: found on absolute PATH entries only, with an environment
+independent of the folder it runs in, killed with every process it started if we stop."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from ..entry import deferred_signals, raise_if_interrupted
+
+# The highest signal number on the platforms we run on (Linux's SIGRTMAX).
+HIGHEST_SIGNAL = 64
+
+
+def which(name: str) -> str | None:
+    """``name`` in a folder of PATH, like ``shutil.which`` but only in absolute folders.
+
+    An empty or relative entry of PATH (``.``, ``bin``) names a folder under the working one,
+    which may be the checked project, and so does the current folder Windows searches first:
+    a program there belongs to the project, not to the user.
+    """
+    suffixes = [""]
+    if sys.platform == "win32":
+        suffixes = [s for s in os.environ.get("PATHEXT", ".COM;.EXE;.BAT;.CMD").split(";") if s]
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        if not folder or not os.path.isabs(folder):
+            continue
+        for suffix in suffixes:
+            candidate = os.path.join(folder, name + suffix)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                return candidate
+    return None
+
+
+def child_environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a checker: ours, made independent of the folder it runs in."""
+    env = {**os.environ, **extra}
+    # Python 3.11 and newer put no working folder first on sys.path of a child interpreter:
+    # the ones the checkers start to ask for its search paths (pyright, basedpyright,
+    # pyrefly, mypy's pyinfo for another interpreter) run from a folder that may be the
+    # checked project, whose json.py or os.py would otherwise run.
+    env["PYTHONSAFEPATH"] = "1"
+    # The checker's own temporary files (pyright's pyright-<pid>-* folder, which a killed node
+    # cannot remove) go where ours do: in the command's private folder (entry.main), removed
+    # with it whatever stops the run.
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        env[name] = tempfile.gettempdir()
+    # Relative and empty entries name folders under the working one, which may be the
+    # project: a `node` or module there is the project's code.  Absolute entries stay.
+    for name in ("PATH", "PYTHONPATH"):
+        if name in env:
+            kept = [p for p in env[name].split(os.pathsep) if p and os.path.isabs(p)]
+            if kept:
+                env[name] = os.pathsep.join(kept)
+            else:
+                del env[name]
+    return env
+
+
+def run_process(
+    command: Sequence[str], *, cwd: Path, env: Mapping[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """Run a checker to completion and collect its output; on any exception (an interrupt
+    above all) kill it with every process it started, and wait for them.
+
+    The checker runs in a session of its own (POSIX), so its process group holds it and its
+    children: the `pyright` command is a Python script that starts node, and killing the
+    script alone would leave node running.  A terminal's Ctrl-C then reaches us alone, and we
+    stop the checker.
+    """
+    raise_if_interrupted()
+    process: subprocess.Popen[str] | None = None
+    try:
+        # Held until Popen returns: an interrupt inside it would leave a process no one knows.
+        with deferred_signals():
+            process = subprocess.Popen(
+                command,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                errors="replace",
+                start_new_session=os.name == "posix",
+            )
+        stdout, stderr = process.communicate()
+    except BaseException:
+        if process is not None:
+            _kill_group(process)
+        raise
+    # A signal whose exception a finaliser swallowed still stops the run.
+    raise_if_interrupted()
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def _kill_group(process: subprocess.Popen[str]) -> None:
+    """Kill ``process`` and its process group, and reap it (it cannot ignore SIGKILL)."""
+    with deferred_signals():  # a second interrupt must not leave the group half-killed
+        if hasattr(os, "killpg"):
+            with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+                os.killpg(process.pid, signal.SIGKILL)
+        else:  # Windows: no process groups to kill; the child itself
+            process.kill()
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
+        process.wait()

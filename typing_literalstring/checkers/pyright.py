@@ -1,0 +1,107 @@
+"""pyright and basedpyright: a ``stubPath`` carries the overlay; JSON output with the count of
+files analysed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .base import Checker, Diagnostic, Invocation, absolute_path
+
+# pyright spells the platforms its own way and checks one per run (docs/checker-facts.md).
+_PYRIGHT_PLATFORMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
+
+
+class Pyright(Checker):
+    name = "pyright"
+    checks_past_syntax_errors = True
+    reveals_overload_callees = True
+    distribution = "pyright[nodejs]"
+    bundled_typeshed = "pyright/dist/dist/typeshed-fallback"
+    # Where a project keeps its pyright settings, in the order pyright itself looks.
+    project_configs = ("pyrightconfig.json", "pyproject.toml")
+    pyproject_section = "[tool.pyright]"
+    # The `pyright` command is pyright-python's script, which runs node and exits with its
+    # status: 247 when node was killed by SIGKILL.
+    exits_with_child_signal = True
+    fewer_files_cause = (
+        "an `exclude` of the configuration it read, or its default excludes (**/node_modules, "
+        "**/__pycache__, **/.*) matching a folder above the files, or a broken installation"
+    )
+
+    def analysed(self, stdout: str, output: str) -> int | None:
+        # Measured: filesAnalyzed counts each distinct file given, .py and .pyi alike, and
+        # those with a syntax error; an excluded one is left out, with exit status 0.
+        try:
+            return int(json.loads(stdout)["summary"]["filesAnalyzed"])
+        except (ValueError, KeyError, TypeError):
+            return None  # parse() says what is wrong with the output
+
+    def project_config(self, project: Path) -> Path | None:
+        json_config = project / self.project_configs[0]
+        if json_config.is_file():
+            return json_config
+        pyproject = project / "pyproject.toml"
+        if pyproject.is_file() and self.pyproject_section in pyproject.read_text("utf-8"):
+            return pyproject
+        return None
+
+    def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
+        config: dict[str, object] = {}
+        if run.project is not None:
+            base = self.project_config(run.project)
+            if base is not None:
+                # Our settings on top of the project's own (pyright resolves the paths in the
+                # extended file relative to it); the project's files stay untouched.
+                config["extends"] = str(base)
+            # The configuration lives in our work folder, so name the project as a search root.
+            config["extraPaths"] = [str(run.project), *map(str, run.extra_paths)]
+        else:
+            config["typeCheckingMode"] = "standard"
+            config["extraPaths"] = [str(p) for p in run.extra_paths]
+        if run.python_version is not None:
+            config["pythonVersion"] = run.python_version
+        if run.platform is not None:
+            config["pythonPlatform"] = _PYRIGHT_PLATFORMS[run.platform]
+        if run.overlay is not None:
+            config["stubPath"] = str(run.overlay)
+        elif run.project is None:
+            # Where stubPath is unset, pyright looks in ./typings: point it at a folder that
+            # holds nothing, so no stub can replace a module in an isolated run.
+            config["stubPath"] = str(run.workdir / "no-stubs")
+        config_file = run.workdir / f"{self.name}config.json"
+        config_file.write_text(json.dumps(config, indent=2), encoding="utf-8")
+        command = [
+            *self.executable(),
+            "--outputjson",
+            "--project",
+            str(config_file),
+            "--pythonpath",
+            str(run.python),
+            *(str(f) for f in run.files),
+        ]
+        return command, {}
+
+    def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
+        report = json.loads(stdout)
+        diagnostics: list[Diagnostic] = []
+        for item in report["generalDiagnostics"]:
+            start = item.get("range", {}).get("start", {"line": 0, "character": 0})
+            diagnostics.append(
+                Diagnostic(
+                    path=absolute_path(item["file"], cwd),
+                    line=int(start["line"]) + 1,
+                    column=int(start["character"]) + 1,
+                    severity=str(item["severity"]),
+                    message=str(item["message"]),
+                    code=str(item.get("rule", "")),
+                )
+            )
+        return diagnostics
+
+
+class BasedPyright(Pyright):
+    name = "basedpyright"
+    distribution = "basedpyright"
+    bundled_typeshed = "basedpyright/dist/typeshed-fallback"
+    pyproject_section = "[tool.basedpyright]"
