@@ -45,11 +45,11 @@ from scripts.plugin_real_code import HEADING as PLUGIN_REAL_CODE_HEADING  # noqa
 from scripts.plugin_real_code import fetch_sdist  # noqa: E402
 from scripts.plugin_real_code import run as plugin_real_code  # noqa: E402
 from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
-from typing_literalstring.cache import cached_overlay  # noqa: E402
-from typing_literalstring.check import run_check  # noqa: E402
 from typing_literalstring.checkers import CHECKERS, Checker, enforcing  # noqa: E402
-from typing_literalstring.overlay import build_overlay  # noqa: E402
-from typing_literalstring.project import find_root, python_files, search_paths  # noqa: E402
+from typing_literalstring.commands.check import run_check  # noqa: E402
+from typing_literalstring.core.project import find_root, python_files, search_paths  # noqa: E402
+from typing_literalstring.specs.cache import cached_overlay  # noqa: E402
+from typing_literalstring.specs.overlay import build_overlay  # noqa: E402
 
 CORPUS = REPO / "benchmarks" / "corpus"
 EXPLANATIONS = REPO / "benchmarks" / "explanations.json"

@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from typing_literalstring.check import run_check  # noqa: E402
 from typing_literalstring.checkers import CHECKERS, enforcing  # noqa: E402
+from typing_literalstring.commands.check import run_check  # noqa: E402
 
 CORPUS = REPO / "benchmarks" / "corpus"
 FIXES = REPO / "benchmarks" / "fixes.json"

@@ -45,8 +45,9 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 from scripts.benchmark import BANDIT_TESTS, RUFF_RULES  # noqa: E402
 from scripts.plugin_real_code import fetch_sdist  # noqa: E402
 from typing_literalstring import __version__  # noqa: E402
-from typing_literalstring.check import CheckResult, run_check  # noqa: E402
+from typing_literalstring.analysis.findings import CheckResult  # noqa: E402
 from typing_literalstring.checkers import CHECKERS  # noqa: E402
+from typing_literalstring.commands.check import run_check  # noqa: E402
 
 IMPACT = REPO / "benchmarks" / "impact"
 LABELS = IMPACT / "labels"  # one <project>.toml each

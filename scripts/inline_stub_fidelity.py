@@ -27,9 +27,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from typing_literalstring import thirdparty  # noqa: E402
 from typing_literalstring.checkers import CHECKERS  # noqa: E402
-from typing_literalstring.inline_stubs import write_stubs  # noqa: E402
+from typing_literalstring.specs import thirdparty  # noqa: E402
+from typing_literalstring.specs.inline_stubs import write_stubs  # noqa: E402
 
 # Run in the checked environment: the public names of a package, imported at run time.
 _NAMES = """

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from typing_literalstring import grammar
+from typing_literalstring.core import grammar
 
 SAMPLES = {
     "PEP 701 quotes": 'd = {"k": 1}\nx = f"{d["k"]}"\n',

@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from typing_literalstring.cache import cached_overlay  # noqa: E402
 from typing_literalstring.checkers import CHECKERS, Diagnostic  # noqa: E402
+from typing_literalstring.specs.cache import cached_overlay  # noqa: E402
 
 HEADING = "## The mypy plugin on real code"
 USER_MODULES = REPO / "benchmarks" / "real_code"

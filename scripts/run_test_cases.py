@@ -31,7 +31,7 @@ from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
 from scripts.regression.record import differences, load_record, write_record  # noqa: E402
 from scripts.regression.report import write_report  # noqa: E402
 from typing_literalstring.checkers import CHECKERS  # noqa: E402
-from typing_literalstring.errors import TypingLiteralStringError  # noqa: E402
+from typing_literalstring.core.errors import TypingLiteralStringError  # noqa: E402
 
 
 def main(argv: Sequence[str] | None = None) -> int:

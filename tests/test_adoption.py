@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
-from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, main
+from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from typing_literalstring.commands.cli import main
 
 APP = """\
 import sqlite3

@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from typing_literalstring import argv_shell
+from typing_literalstring.specs import argv_shell
 
 
 def _scripts(code: str) -> list[str]:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring import cache, sinks
 from typing_literalstring.checkers import (
     CHECKERS,
     COMMAND_CHECKERS,
@@ -19,7 +18,9 @@ from typing_literalstring.checkers import (
     Invocation,
     MypyPlugin,
 )
-from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, main
+from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from typing_literalstring.commands.cli import main
+from typing_literalstring.specs import cache, sinks
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 VULNERABLE = EXAMPLES / "vulnerable_app.py"

@@ -14,8 +14,13 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring import check as check_module
-from typing_literalstring import output
+from typing_literalstring.analysis import stub_errors
+from typing_literalstring.analysis.findings import CheckResult
+from typing_literalstring.analysis.literal_errors import (
+    is_about_literal_string,
+    is_untyped_module,
+    unresolved_module,
+)
 from typing_literalstring.checkers import (
     CHECKERS,
     COMMAND_CHECKERS,
@@ -24,13 +29,11 @@ from typing_literalstring.checkers import (
     MypyPlugin,
     RunResult,
 )
-from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, main
-from typing_literalstring.errors import CheckerFailedError
-from typing_literalstring.literal_errors import (
-    is_about_literal_string,
-    is_untyped_module,
-    unresolved_module,
-)
+from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK
+from typing_literalstring.commands.check import run_check
+from typing_literalstring.commands.cli import main
+from typing_literalstring.core.errors import CheckerFailedError
+from typing_literalstring.report import output
 
 REPORTS = """\
 from typing_extensions import LiteralString
@@ -412,7 +415,7 @@ def test_ctrl_c_is_one_line_and_exit_130(
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("typing_literalstring.cli.run_check", interrupted)
+    monkeypatch.setattr("typing_literalstring.commands.check.run_check", interrupted)
     status, out, err = _run([str(tmp_path)], capsys, tmp_path / "cache")
     assert status == EXIT_INTERRUPTED
     assert (out, err) == ("", "typing-literalstring: interrupted\n")
@@ -436,7 +439,7 @@ def test_overload_errors_of_builtins_and_the_standard_library_are_not_revealed(
         return real_run(self, files, **kwargs)
 
     monkeypatch.setattr(type(checker), "run", counting)
-    result = check_module.run_check(checker, [tmp_path], cache_dir=tmp_path / "cache")
+    result = run_check(checker, [tmp_path], cache_dir=tmp_path / "cache")
     assert result.findings == []
     assert len(result.other) >= 3
     assert runs == ["tightened"]
@@ -469,7 +472,7 @@ def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
         return real_run(self, files, **kwargs)
 
     monkeypatch.setattr(type(checker), "run", counting)
-    result = check_module.run_check(checker, [tmp_path], cache_dir=tmp_path / "cache")
+    result = run_check(checker, [tmp_path], cache_dir=tmp_path / "cache")
     assert [(Path(f.path).name, f.rule.id) for f in result.findings] == [
         ("shell.py", "LS201"),
         ("sink.py", "LS201"),
@@ -592,14 +595,14 @@ def test_a_module_the_mypy_plugin_could_not_check_fails_the_run(tmp_path: Path) 
         MypyPlugin.failure_code,
     )
     with pytest.raises(CheckerFailedError, match=r"mypy\+plugin could not check m\.py"):
-        check_module.refuse_plugin_failures(CHECKERS["mypy+plugin"], [failure], tmp_path)
-    check_module.refuse_plugin_failures(CHECKERS["pyright"], [failure], tmp_path)  # not mypy
+        stub_errors.refuse_plugin_failures(CHECKERS["mypy+plugin"], [failure], tmp_path)
+    stub_errors.refuse_plugin_failures(CHECKERS["pyright"], [failure], tmp_path)  # not mypy
 
 
 def test_relative_imports_in_a_package_init_start_from_the_package() -> None:
     """`from .reports import run_report` in myapp/__init__.py names myapp.reports.run_report;
     in myapp/main.py too (its package is myapp)."""
-    from typing_literalstring.callees import imported_names
+    from typing_literalstring.analysis.callees import imported_names
 
     tree = ast.parse("from .reports import run_report\n")
     assert imported_names(tree, "myapp", is_package=True)["run_report"] == (
@@ -633,14 +636,14 @@ def test_the_untightened_comparison_leaves_out_what_the_checker_could_not_infer(
         1,
         "",
     )
-    new = check_module.stub_errors(tightened, stock, {path})
+    new = stub_errors.stub_errors(tightened, stock, {path})
     assert new == {(path, 150, 9, tightened[1].message)}
 
 
 def test_modules_installed_without_types_are_told_apart_from_missing_ones(tmp_path: Path) -> None:
     """mypy's import-untyped module is installed: installing the dependencies changes nothing
     there, its values are Any, and `--report-any` shows where they reach a sink."""
-    result = check_module.CheckResult("mypy+plugin", "2.4.1", "default", tmp_path)
+    result = CheckResult("mypy+plugin", "2.4.1", "default", tmp_path)
     result.unresolved = ["yaml", "asgi_csrf"]
     result.untyped = ["asgi_csrf"]
     notice = output.unresolved_notice(result)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from typing_literalstring import checkers
-from typing_literalstring.checkers import CHECKERS
-from typing_literalstring.cli import EXIT_ERROR, EXIT_OK, main
+from typing_literalstring.checkers import CHECKERS, base
+from typing_literalstring.commands import EXIT_ERROR, EXIT_OK
+from typing_literalstring.commands.cli import main
 
 
 def test_stubs_builds_an_overlay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,7 +40,7 @@ def test_stubs_without_any_typeshed_says_what_to_install(
     def nothing_installed(name: str) -> None:
         return None
 
-    monkeypatch.setattr(checkers.base, "find_spec", nothing_installed)
+    monkeypatch.setattr(base, "find_spec", nothing_installed)
     assert main(["stubs", "--checker", "ty", "--out", str(tmp_path / "o")]) == EXIT_ERROR
     error = capsys.readouterr().err
     assert "ty has no typeshed files of its own" in error
@@ -93,7 +93,7 @@ def test_a_crash_exits_2_not_1_which_means_findings(
     def crash(args: object) -> int:
         raise MemoryError("no room")
 
-    monkeypatch.setattr("typing_literalstring.cli._check", crash)
+    monkeypatch.setattr("typing_literalstring.commands.check.command", crash)
     assert main(["check", "x.py"]) == EXIT_ERROR
     err = capsys.readouterr().err
     assert "Traceback" in err

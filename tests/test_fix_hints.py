@@ -8,10 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from typing_literalstring.analysis.fix_hints import (
+    NAMES,
+    PLACEHOLDERS,
+    SHELL_WORDS,
+    declared_str,
+    hint,
+)
 from typing_literalstring.checkers import CHECKERS
-from typing_literalstring.cli import EXIT_FINDINGS, main
-from typing_literalstring.fix_hints import NAMES, PLACEHOLDERS, SHELL_WORDS, declared_str, hint
-from typing_literalstring.sinks import LOGGING, SHELL, SQL, Rule
+from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+from typing_literalstring.specs.sinks import LOGGING, SHELL, SQL, Rule
 
 MODULE = 'TABLE: str = "users"\nclass Q:\n    COLUMN: str = "name"\n'
 CONSTANT = "declared str, which is never literal: annotate it Final"

@@ -19,8 +19,9 @@ import pytest
 
 from tests.installed import installed_checker
 from typing_literalstring.checkers import COMMAND_CHECKERS, Pyright
-from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, main
-from typing_literalstring.errors import CheckerFailedError, CheckerNotFoundError
+from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
 
 REPO = Path(__file__).resolve().parent.parent
 PROC = Path("/proc")
@@ -337,7 +338,7 @@ def test_a_signal_while_importing(signum: int, group: bool, tmp_path: Path) -> N
         f"signum = {int(signum)}\n"
         "class Interrupt(importlib.abc.MetaPathFinder):\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'typing_literalstring.check':\n"
+        "        if name == 'typing_literalstring.commands.check':\n"
         f"            {send}\n"
         "sys.meta_path.insert(0, Interrupt())\n",
     )

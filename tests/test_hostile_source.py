@@ -18,9 +18,10 @@ from typing import Any, Iterator
 import pytest
 
 from tests.installed import installed_checker
-from typing_literalstring.cli import EXIT_ERROR, EXIT_FINDINGS, main
-from typing_literalstring.project import choose_environment
-from typing_literalstring.thirdparty import site_packages
+from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+from typing_literalstring.core.project import choose_environment
+from typing_literalstring.specs.thirdparty import site_packages
 
 SHELL = "import subprocess\n\n\ndef run(command: str) -> None:\n"
 
@@ -151,7 +152,7 @@ def test_mypy_says_per_file_that_it_cannot_read_the_newer_grammar_and_names_the_
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="the host reads the 3.12 grammar itself")
 def test_the_rewrite_keeps_every_byte_and_line_in_place() -> None:
-    from typing_literalstring import grammar
+    from typing_literalstring.core import grammar
 
     if not grammar.available():
         pytest.skip("tree-sitter is not installed")
@@ -268,7 +269,7 @@ def test_a_changed_baselined_statement_is_not_matched_by_another_statements_entr
 
 
 def test_lines_split_where_the_tokenizer_splits() -> None:
-    from typing_literalstring import sources
+    from typing_literalstring.core import sources
 
     text = f"a{SEPARATORS}b\r\nc\rd\ne"
     assert sources.lines(text) == [f"a{SEPARATORS}b", "c", "d", "e"]
@@ -334,7 +335,8 @@ def test_a_file_rewritten_during_the_check_is_an_error_not_a_mixed_result(
 
 
 def test_digests_notice_a_change(tmp_path: Path) -> None:
-    from typing_literalstring import check, sources
+    from typing_literalstring.commands import check
+    from typing_literalstring.core import sources
 
     path = tmp_path / "a.py"
     path.write_text("x = 1\n", "utf-8")

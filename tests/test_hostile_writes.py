@@ -12,12 +12,13 @@ from typing import Iterator
 
 import pytest
 
-from typing_literalstring import baseline
-from typing_literalstring.check import CheckResult
+from typing_literalstring.analysis.findings import CheckResult
 from typing_literalstring.checkers import CHECKERS
-from typing_literalstring.cli import EXIT_ERROR, EXIT_OK, main
-from typing_literalstring.configure import init
-from typing_literalstring.errors import TypingLiteralStringError
+from typing_literalstring.commands import EXIT_ERROR, EXIT_OK
+from typing_literalstring.commands.cli import main
+from typing_literalstring.commands.init import init
+from typing_literalstring.core.errors import TypingLiteralStringError
+from typing_literalstring.report import baseline
 
 PYPROJECT = '[project]\nname = "demo"  # keep me\n'
 STUBS = Path(".typing-literalstring", "stubs")

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from typing_literalstring import thirdparty
 from typing_literalstring.checkers import CHECKERS, MypyPlugin
-from typing_literalstring.cli import EXIT_ERROR, EXIT_OK, main
+from typing_literalstring.commands import EXIT_ERROR, EXIT_OK
+from typing_literalstring.commands.cli import main
+from typing_literalstring.specs import thirdparty
 
 PYPROJECT = """\
 # Our project

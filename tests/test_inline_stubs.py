@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from scripts import inline_stub_fidelity
-from typing_literalstring import thirdparty
 from typing_literalstring.checkers import CHECKERS
-from typing_literalstring.inline_stubs import stub_text
+from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.inline_stubs import stub_text
 
 MODULE = '''\
 """A module."""

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from typing_literalstring.checkers import CHECKERS, Checker
-from typing_literalstring.errors import SpecError, TypingLiteralStringError
-from typing_literalstring.overlay import MANIFEST, build_overlay
-from typing_literalstring.stubspec import ALWAYS, FunctionSpec, ModuleSpec, load_specs
+from typing_literalstring.core.errors import SpecError, TypingLiteralStringError
+from typing_literalstring.specs.overlay import MANIFEST, build_overlay
+from typing_literalstring.specs.stubspec import ALWAYS, FunctionSpec, ModuleSpec, load_specs
 
 WITH_TYPESHED = [name for name, c in CHECKERS.items() if c.bundled_typeshed is not None]
 MODULES = ["asyncio", "logging", "os", "sqlite3", "subprocess"]

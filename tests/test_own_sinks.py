@@ -11,14 +11,14 @@ import ast
 
 import pytest
 
-from typing_literalstring.checkers import Diagnostic
-from typing_literalstring.own_sinks import (
+from typing_literalstring.analysis.own_sinks import (
     Verdict,
     judge,
     judge_call,
     literal_string_functions,
     tightened_parameters,
 )
+from typing_literalstring.checkers import Diagnostic
 
 
 def _error(message: str, code: str = "") -> Diagnostic:

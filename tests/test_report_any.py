@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring import callees, unverified, unverified_refusals
+from typing_literalstring.analysis import callees, unverified, unverified_refusals
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Diagnostic
-from typing_literalstring.cli import EXIT_FINDINGS, main
-from typing_literalstring.sinks import find_sink_calls
+from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+from typing_literalstring.specs.sinks import find_sink_calls
 
 # Each composition form with a part of type Any, at a sink; then the safe forms.
 PROGRAM = """\

@@ -11,7 +11,7 @@ import pytest
 from scripts.regression import markers, record, report
 from scripts.regression.matrix import CASES, MISSING, TARGETS, Deviation, Outcome, run_checker
 from typing_literalstring.checkers import CHECKERS, Checker
-from typing_literalstring.overlay import build_overlay
+from typing_literalstring.specs.overlay import build_overlay
 
 SINK_FILES = [
     "check_asyncio_subprocess.py",

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from typing_literalstring import thirdparty
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
-from typing_literalstring.cli import EXIT_FINDINGS, EXIT_OK, main
-from typing_literalstring.errors import TypingLiteralStringError
-from typing_literalstring.stubspec import specs_dir
+from typing_literalstring.commands import EXIT_FINDINGS, EXIT_OK
+from typing_literalstring.commands.cli import main
+from typing_literalstring.core.errors import TypingLiteralStringError
+from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.stubspec import specs_dir
 
 APP = """\
 import aiosqlite

@@ -8,7 +8,7 @@ import pytest
 from scripts.regression.markers import read_markers
 from scripts.regression.matrix import MISSING, run_third_party, third_party_case_files
 from typing_literalstring.checkers import CHECKERS
-from typing_literalstring.errors import TypingLiteralStringError
+from typing_literalstring.core.errors import TypingLiteralStringError
 
 # Typed with LiteralString by its own authors: its cases need no specification of ours.
 SELF_TYPED = {"psycopg"}

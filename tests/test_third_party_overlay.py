@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from typing_literalstring import thirdparty
 from typing_literalstring.checkers import CHECKERS
+from typing_literalstring.specs import thirdparty
 
 # Stub packages whose copies are the base's files with only the sinks edited.
 STUB_BASES = ("psycopg2", "pymysql", "MySQLdb", "paramiko", "django")

@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from typing_literalstring.errors import SpecError
-from typing_literalstring.stubspec import ALWAYS, ARGS, SHELL, ModuleSpec, load_specs, parse_spec
-from typing_literalstring.tighten import tighten_module
+from typing_literalstring.core.errors import SpecError
+from typing_literalstring.specs.stubspec import (
+    ALWAYS,
+    ARGS,
+    SHELL,
+    ModuleSpec,
+    load_specs,
+    parse_spec,
+)
+from typing_literalstring.specs.tighten import tighten_module
 
 
 def _spec(tmp_path: Path, text: str, target: str = "mod.pyi") -> ModuleSpec:
@@ -70,7 +77,7 @@ def test_when_shell_splits_every_definition_in_every_branch(tmp_path: Path) -> N
         tmp_path,
         """\
         from typing_extensions import LiteralString
-        from typing_literalstring.stubspec import when_shell
+        from typing_literalstring.specs.stubspec import when_shell
 
         @when_shell
         def run(args: LiteralString): ...
@@ -92,7 +99,7 @@ def test_when_args_splits_by_formatting_arguments(tmp_path: Path) -> None:
         tmp_path,
         """\
         from typing_extensions import LiteralString
-        from typing_literalstring.stubspec import when_args
+        from typing_literalstring.specs.stubspec import when_args
 
         @when_args
         def info(msg: LiteralString): ...
@@ -114,7 +121,7 @@ def test_when_args_splits_by_formatting_arguments(tmp_path: Path) -> None:
         ("class Conn:\n    def gone(self, x: int): ...\n", "Conn.gone is not defined"),
         ("class Conn:\n    def execute(self, query: int): ...\n", "no parameter 'query'"),
         (
-            "from typing_literalstring.stubspec import when_shell\n"
+            "from typing_literalstring.specs.stubspec import when_shell\n"
             "@when_shell\ndef info(msg: int): ...\n",
             "no annotated `shell` parameter",
         ),

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from typing_literalstring.checkers import CHECKERS
-from typing_literalstring.overlay import stdlib_modules
-from typing_literalstring.typeshed_literals import requires_literal_string
+from typing_literalstring.specs.overlay import stdlib_modules
+from typing_literalstring.specs.typeshed_literals import requires_literal_string
 
 
 @pytest.fixture(scope="module")

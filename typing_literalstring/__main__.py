@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .entry import main
+from typing_literalstring.commands.entry import main
 
 main()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import shlex
 from typing import Iterable, cast
 
-from . import LiteralString
+from typing_literalstring import LiteralString
 
 __all__ = ["join", "quote"]
 

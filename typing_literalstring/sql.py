@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterable, cast
 
-from . import LiteralString
+from typing_literalstring import LiteralString
 
 __all__ = ["identifier", "pick", "placeholders"]
 

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from typing_literalstring import thirdparty
 from typing_literalstring.checkers import Checker, Diagnostic
-from typing_literalstring.errors import TypingLiteralStringError
-from typing_literalstring.overlay import build_overlay
+from typing_literalstring.core.errors import TypingLiteralStringError
+from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.overlay import build_overlay
 
 from .markers import applies_to, profile_of, read_markers
 

@@ -15,13 +15,20 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..errors import CheckerNotFoundError
-from .base import PLATFORMS, Checker, Diagnostic, Invocation, Refusal, RunResult
-from .mypy import Mypy, MypyPlugin
-from .pyrefly import Pyrefly
-from .pyright import BasedPyright, Pyright
-from .ty import Ty
-from .zuban import Zuban
+from typing_literalstring.checkers.base import (
+    PLATFORMS,
+    Checker,
+    Diagnostic,
+    Invocation,
+    Refusal,
+    RunResult,
+)
+from typing_literalstring.checkers.mypy import Mypy, MypyPlugin
+from typing_literalstring.checkers.pyrefly import Pyrefly
+from typing_literalstring.checkers.pyright import TYPESHED_DONORS, BasedPyright, Pyright
+from typing_literalstring.checkers.ty import Ty
+from typing_literalstring.checkers.zuban import Zuban
+from typing_literalstring.core.errors import CheckerNotFoundError
 
 __all__ = [
     "CHECKERS",
@@ -49,7 +56,7 @@ __all__ = [
 # for mypy with our plugin, which is what `check`, `doctor` and `init` use for "mypy".
 WITH_PLUGIN = {"mypy": "mypy+plugin"}
 # Where an overlay for a checker without typeshed files comes from, in order of preference.
-DONORS = ("pyright", "basedpyright")
+DONORS = tuple(donor.name for donor in TYPESHED_DONORS)
 CHECKERS: Mapping[str, Checker] = {
     checker.name: checker
     for checker in (Pyright(), BasedPyright(), Mypy(), MypyPlugin(), Ty(), Zuban(), Pyrefly())

@@ -16,8 +16,13 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
-from ..errors import CheckerFailedError, CheckerNotFoundError
-from .processes import HIGHEST_SIGNAL, child_environment, run_process, which
+from typing_literalstring.checkers.processes import (
+    HIGHEST_SIGNAL,
+    child_environment,
+    run_process,
+    which,
+)
+from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
 
 _VERSION_PATTERN = re.compile(r"\d+\.\d+(?:\.\d+)*")
 
@@ -64,6 +69,8 @@ class Checker(ABC):
     # The checker's own typeshed, relative to its installed Python package; None when the
     # typeshed is compiled into the binary.
     bundled_typeshed: ClassVar[str | None] = None
+    # Checkers whose typeshed files stand in where a checker compiles its own into its binary.
+    typeshed_donors: ClassVar[tuple[type[Checker], ...]] = ()
     # Whether an overlay must be a complete typeshed (stdlib/ and VERSIONS) rather than only
     # the replaced modules.
     needs_full_typeshed: ClassVar[bool] = False
@@ -144,16 +151,15 @@ class Checker(ABC):
         """
         if self.bundled_typeshed is not None:
             return self.typeshed_dir()
-        from . import CHECKERS, DONORS  # the registry holds every adapter, this one included
-
-        for donor in DONORS:
-            checker = CHECKERS[donor]
-            if find_spec(donor) is not None:
-                return checker.typeshed_dir()
+        for donor in self.typeshed_donors:
+            if find_spec(donor.name) is not None:
+                return donor().typeshed_dir()
+        names = " nor ".join(d.name for d in self.typeshed_donors) or "no other checker"
+        install = self.typeshed_donors[0].distribution if self.typeshed_donors else "pyright"
         raise CheckerNotFoundError(
             f"{self.name} has no typeshed files of its own, and neither "
-            f"{' nor '.join(DONORS)} is installed to build its overlay from: install one with "
-            f"`pip install {CHECKERS[DONORS[0]].distribution}`, or pass a typeshed folder"
+            f"{names} is installed to build its overlay from: install one with "
+            f"`pip install {install}`, or pass a typeshed folder"
         )
 
     def supports_target(self, target: str) -> bool:

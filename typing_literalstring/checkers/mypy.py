@@ -10,9 +10,15 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Sequence
 
-from .. import mypy_config
-from ..errors import CheckerNotFoundError
-from .base import Checker, Diagnostic, Invocation, Refusal, absolute_path
+from typing_literalstring.checkers import mypy_config
+from typing_literalstring.checkers.base import (
+    Checker,
+    Diagnostic,
+    Invocation,
+    Refusal,
+    absolute_path,
+)
+from typing_literalstring.core.errors import CheckerNotFoundError
 
 
 def _mypy_main(*outside: Path | None) -> list[str]:
@@ -191,7 +197,7 @@ class MypyPlugin(Mypy):
 
     def plugin_problem(self) -> str | None:
         """Why the plugin cannot run under the installed mypy; None when it can."""
-        from ..mypy import unsupported
+        from typing_literalstring.mypy import unsupported
 
         return unsupported(self.version())
 

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..entry import deferred_signals, raise_if_interrupted
+from typing_literalstring.core.signals import deferred_signals, raise_if_interrupted
 
 # The highest signal number on the platforms we run on (Linux's SIGRTMAX).
 HIGHEST_SIGNAL = 64

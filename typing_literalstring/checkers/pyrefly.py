@@ -6,7 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from .base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.pyright import TYPESHED_DONORS
 
 _PYREFLY_MODULES = re.compile(r"\bINFO (?P<count>[\d,]+) modules? \(")
 # What it says, with exit status 1 and no JSON report, when every file given is excluded.
@@ -14,6 +15,7 @@ _PYREFLY_NOTHING_MATCHED = "No Python files matched"
 
 
 class Pyrefly(Checker):
+    typeshed_donors = TYPESHED_DONORS  # its typeshed is compiled in: build from pyright's
     name = "pyrefly"
     distribution = "pyrefly"
     # Its bundled typeshed describes Python 3.10 and newer; older targets are modelled wrongly.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
 
 # pyright spells the platforms its own way and checks one per run (docs/checker-facts.md).
 _PYRIGHT_PLATFORMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
@@ -105,3 +105,7 @@ class BasedPyright(Pyright):
     distribution = "basedpyright"
     bundled_typeshed = "basedpyright/dist/typeshed-fallback"
     pyproject_section = "[tool.basedpyright]"
+
+
+# Where an overlay for a checker without typeshed files comes from, in order of preference.
+TYPESHED_DONORS: tuple[type[Checker], ...] = (Pyright, BasedPyright)

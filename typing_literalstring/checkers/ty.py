@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.pyright import TYPESHED_DONORS
 
 _TY_LINE = re.compile(
     r"^(?P<path>[^\n:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|info)"
@@ -14,6 +15,7 @@ _TY_LINE = re.compile(
 
 
 class Ty(Checker):
+    typeshed_donors = TYPESHED_DONORS  # its typeshed is compiled in: build from pyright's
     name = "ty"
     # No analysed(): ty prints no count of the files it checked ("All checks passed!"), but
     # for a log line of -v ("Indexed 2 file(s)").  Measured: it checks every file named on its

@@ -50,7 +50,7 @@ def plugin(version: str) -> type[Plugin]:
     problem = unsupported(version)
     if problem is None:
         try:
-            from .plugin_type import LiteralStringPlugin
+            from typing_literalstring.mypy.plugin_type import LiteralStringPlugin
         except (ImportError, AttributeError) as error:
             problem = (
                 f"typing_literalstring.mypy cannot use mypy {version} ({error}); it supports "

@@ -60,10 +60,10 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .constants import mark_literal_constants
-from .hooks import KEPT_ITEMS
-from .literals import Literalness, any_type
-from .marker import (
+from typing_literalstring.mypy.constants import mark_literal_constants
+from typing_literalstring.mypy.hooks import KEPT_ITEMS
+from typing_literalstring.mypy.literals import Literalness, any_type
+from typing_literalstring.mypy.marker import (
     LITERAL_STRING,
     Substitution,
     accepts,
@@ -84,9 +84,9 @@ from .marker import (
     unify,
     without_strings,
 )
-from .settings import Settings
-from .shell import script_expressions, script_places
-from .walk import variable_of, walk_statements
+from typing_literalstring.mypy.settings import Settings
+from typing_literalstring.mypy.shell import script_expressions, script_places
+from typing_literalstring.mypy.walk import variable_of, walk_statements
 
 _NEVER_MATCHED = (
     "Overloaded function signature {later} will never be matched: signature {earlier}'s"

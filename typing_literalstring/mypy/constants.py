@@ -33,9 +33,9 @@ from mypy.nodes import (
 )
 from mypy.types import TupleType, Type, get_proper_type
 
-from .literals import Literalness
-from .marker import is_marked, is_str, mark
-from .walk import scope_assignments, walk_statements
+from typing_literalstring.mypy.literals import Literalness
+from typing_literalstring.mypy.marker import is_marked, is_str, mark
+from typing_literalstring.mypy.walk import scope_assignments, walk_statements
 
 
 def _assigned_elsewhere(tree: MypyFile) -> tuple[set[str], set[str]]:

@@ -41,8 +41,8 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .literals import STR_METHODS, Literalness, iterable_of_literals
-from .marker import (
+from typing_literalstring.mypy.literals import STR_METHODS, Literalness, iterable_of_literals
+from typing_literalstring.mypy.marker import (
     accepts,
     compatible,
     is_literal_type,

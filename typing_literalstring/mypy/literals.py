@@ -52,7 +52,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .marker import (
+from typing_literalstring.mypy.marker import (
     Substitution,
     is_literal_type,
     is_marked,
@@ -61,8 +61,8 @@ from .marker import (
     substitute,
     unify,
 )
-from .narrowing import Region, is_narrowed, loops, regions
-from .walk import Binding, scope_assignments, variable_of
+from typing_literalstring.mypy.narrowing import Region, is_narrowed, loops, regions
+from typing_literalstring.mypy.walk import Binding, scope_assignments, variable_of
 
 # PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
 # the receiver is.  Value: the parameters that must be literal too ("*": every argument);

@@ -39,8 +39,8 @@ from mypy.nodes import (
 )
 from mypy.types import TupleType, get_proper_type
 
-from .marker import is_marked
-from .walk import Binding, walk_statements
+from typing_literalstring.mypy.marker import is_marked
+from typing_literalstring.mypy.walk import Binding, walk_statements
 
 _EXITS = (ReturnStmt, RaiseStmt, ContinueStmt, BreakStmt)
 

@@ -32,12 +32,12 @@ from mypy.plugin import (
 from mypy.typeanal import TypeAnalyser
 from mypy.types import CallableType, FunctionLike, Overloaded, Type, get_proper_type
 
-from .. import __version__
-from .checks import ModuleCheck, needs_check
-from .constants import mark_literal_constants
-from .hooks import literal_overload_filter, str_method_result
-from .literals import STR_METHODS, Literalness
-from .marker import (
+from typing_literalstring import __version__
+from typing_literalstring.mypy.checks import ModuleCheck, needs_check
+from typing_literalstring.mypy.constants import mark_literal_constants
+from typing_literalstring.mypy.hooks import literal_overload_filter, str_method_result
+from typing_literalstring.mypy.literals import STR_METHODS, Literalness
+from typing_literalstring.mypy.marker import (
     ALIAS,
     LITERAL_STRING,
     LITERAL_STRING_NAMES,
@@ -46,7 +46,7 @@ from .marker import (
     remember_alias,
     requires_literal,
 )
-from .settings import SettingsError, read_settings
+from typing_literalstring.mypy.settings import SettingsError, read_settings
 
 _STR_PREFIX = "builtins.str."
 SigContext = TypeVar("SigContext", FunctionSigContext, MethodSigContext)

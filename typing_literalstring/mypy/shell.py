@@ -2,7 +2,7 @@
 is not a literal string.
 
 No signature can see this injection: the argument list is only ``list[str]``.  The project's
-detector (:mod:`typing_literalstring.argv_shell`) finds the script element of each argument
+detector (:mod:`typing_literalstring.specs.argv_shell`) finds the script element of each argument
 list that starts a shell in the module's source; the post-pass then asks whether that
 expression is literal, as for any LiteralString parameter.
 """
@@ -15,7 +15,7 @@ from typing import Iterable
 
 from mypy.nodes import Expression
 
-from ..argv_shell import find
+from typing_literalstring.specs.argv_shell import find
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,217 @@
+"""Which errors of the tightened run come from our own stubs, told from the messages alone.
+
+An error at a sink call may come from our tightening, or from a callee of the same name that
+takes LiteralString anyway (psycopg 3's ``execute``, a team's own ``run`` helper).  Comparing
+with a run on the untightened stubs tells them apart, but costs a second checker run.  Most
+such errors say enough on their own: the checker names the expected type, the function, and
+(depending on the checker) the parameter, the class or the full module path.  When every one of
+those matches a parameter that our specifications tighten, and no checked file defines a
+function of that name taking LiteralString, the error is ours; anything less certain is left
+to the comparison run.
+
+Not decided here: "no overload matches" errors (pyright, basedpyright and ty never name the
+refused types there, whatever the overloads' order; docs/checker-messages.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import functools
+import re
+from dataclasses import dataclass
+from typing import Collection, Sequence
+
+from typing_literalstring.analysis.literal_errors import (
+    Callee,
+    callee_in,
+    expected_type,
+    is_about_literal_string,
+    is_no_matching_overload,
+)
+from typing_literalstring.checkers import Diagnostic
+from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.stubspec import SHELL, load_specs
+from typing_literalstring.specs.typeshed_literals import takes_literal_string
+
+
+@dataclass(frozen=True)
+class TightenedParameter:
+    """A parameter that our specifications give a LiteralString type."""
+
+    module: str  # "sqlite3", "asyncio.subprocess"
+    owner: str  # the class holding the method, or "" for a module-level function
+    function: str
+    parameter: str
+    annotation: str  # as the specification writes it: "LiteralString | Sequence[LiteralString]"
+    condition: str  # stubspec.ALWAYS, SHELL (only with shell=True) or ARGS
+    distribution: str = ""  # a third-party one's specification folder; "" for the stdlib
+
+    @property
+    def api(self) -> str:
+        """How a finding names it: "psycopg2 cursor.execute", "psycopg2.sql.SQL"."""
+        if self.function in _CONSTRUCTORS:
+            return f"{self.module}.{self.owner}"
+        owner = f"{self.owner}." if self.owner else ""
+        return f"{self.distribution or self.module} {owner}{self.function}"
+
+    @property
+    def called_as(self) -> str:
+        """The name a call uses: the class for a constructor."""
+        return self.owner if self.function in _CONSTRUCTORS else self.function
+
+
+_CONSTRUCTORS = ("__init__", "__new__")
+
+
+def _module_of(target: str) -> str:
+    """The module a specification tightens: ``asyncio/subprocess.pyi`` -> ``asyncio.subprocess``."""
+    path = target[: -len(".pyi")]
+    if path.endswith("/__init__"):
+        path = path[: -len("/__init__")]
+    return path.replace("/", ".")
+
+
+@functools.lru_cache(maxsize=1)
+def tightened_parameters() -> tuple[TightenedParameter, ...]:
+    """Every parameter our specifications tighten: the stdlib's, then third-party ones."""
+    specs = [("", spec) for spec in load_specs()] + [
+        (distribution, spec)
+        for distribution, specs in thirdparty.specifications().items()
+        for spec in specs
+    ]
+    return tuple(
+        TightenedParameter(
+            _module_of(spec.target),
+            function.owner or "",
+            function.name,
+            r.name,
+            r.annotation,
+            function.condition,
+            distribution,
+        )
+        for distribution, spec in specs
+        for function in spec.functions
+        for r in function.retypes
+    )
+
+
+def _members(annotation: str) -> frozenset[str]:
+    """A union's members, whatever their order (pyrefly writes `LiteralString | Composable |
+    bytes` for our `LiteralString | bytes | Composable`)."""
+    return frozenset("".join(part.split()) for part in annotation.split("|"))
+
+
+def literal_string_functions(tree: ast.AST, source: str) -> set[str]:
+    """Names of the functions defined in a file with a parameter annotated with LiteralString."""
+    if "LiteralString" not in source:  # most files: no walk
+        return set()
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and takes_literal_string(node)
+    }
+
+
+class Verdict(enum.Enum):
+    OURS = "only our stubs give this error"
+    NOT_OURS = "the error is about something else"
+    UNSURE = "compare with a run on the untightened stubs"
+
+
+def _names(callee: Callee, tightened: TightenedParameter) -> bool:
+    """Whether the callee the message names may be ``tightened``'s function."""
+    if callee.qualified:
+        return callee.function == ".".join(
+            p for p in (tightened.module, tightened.owner, tightened.function) if p
+        )
+    if callee.function not in (tightened.function, tightened.called_as):
+        return False
+    return not callee.cls or callee.cls == tightened.owner
+
+
+# How mypy and zuban name a callable that has no name of its own: a bound method held in a
+# variable (invoke's `debug = log.debug`) reads 'Argument 1 to "function"'.
+_UNNAMED = "function"
+
+
+def judge(
+    diagnostic: Diagnostic, called_as: str, checker: str, ambiguous: Collection[str] = ()
+) -> Verdict:
+    """Whether an error inside a call of the sink ``called_as`` is one that only our stubs give.
+
+    ``ambiguous``: the names of functions in the checked files that take LiteralString, whose
+    errors could read like ours.
+    """
+    if is_no_matching_overload(diagnostic):
+        return Verdict.UNSURE
+    if not is_about_literal_string(diagnostic, checker):
+        return Verdict.NOT_OURS
+    expected = expected_type(diagnostic.message)
+    callee = callee_in((diagnostic.message,))
+    if expected is None or callee is None or callee.function == _UNNAMED:
+        return Verdict.UNSURE
+    named = matching(diagnostic, called_as)
+    if not named:
+        return Verdict.NOT_OURS  # another callee or another type (psycopg 3's execute)
+    callee = callee_in((diagnostic.message,))
+    if all(t.distribution for t in named) and not (callee is not None and callee.qualified):
+        # psycopg 3's own `sql.SQL(obj: LiteralString)` reads like psycopg2's from ours.
+        return Verdict.UNSURE
+    return Verdict.UNSURE if called_as in ambiguous else Verdict.OURS
+
+
+def matching(diagnostic: Diagnostic, called_as: str) -> list[TightenedParameter]:
+    """The tightened parameters an error about LiteralString may speak of: the callee, the
+    expected type and (where the checker names it) the parameter all match."""
+    expected = expected_type(diagnostic.message)
+    callee = callee_in((diagnostic.message,))
+    if expected is None or callee is None:
+        return []
+    parameter = "" if callee.parameter.startswith("argument ") else callee.parameter
+    return [
+        t
+        for t in tightened_parameters()
+        if t.called_as == called_as
+        and _names(callee, t)
+        and _members(expected) == _members(t.annotation)
+        and parameter in ("", t.parameter)
+    ]
+
+
+# `@when_shell` gives the base overload `shell: Literal[False]`; the stock stubs say `shell: bool`.
+# pyright and basedpyright follow "no overloads" with every failing argument of the overload that
+# matched best, which for a shell=True call with a non-literal command is that base overload.
+_SHELL_REFUSED = re.compile(r'parameter "shell" of type "Literal\[False\]"')
+
+
+def may_be_ours(diagnostic: Diagnostic, checker: str) -> bool:
+    """Cheap, from the message alone: whether ``judge_call`` could say anything but NOT_OURS."""
+    return (
+        is_no_matching_overload(diagnostic)
+        or is_about_literal_string(diagnostic, checker)
+        or _SHELL_REFUSED.search(diagnostic.message) is not None
+    )
+
+
+def judge_call(
+    diagnostics: Sequence[Diagnostic],
+    called_as: str,
+    checker: str,
+    ambiguous: Collection[str] = (),
+) -> list[Verdict]:
+    """``judge`` for each error at one sink call, together: at a shell sink, pyright's message
+    that our `shell: Literal[False]` overload refused `shell=True` settles the call's "no
+    overloads" error too."""
+    verdicts = [judge(d, called_as, checker, ambiguous) for d in diagnostics]
+    shell_sink = any(
+        t.called_as == called_as and t.condition == SHELL for t in tightened_parameters()
+    )
+    if shell_sink and any(_SHELL_REFUSED.search(d.message) for d in diagnostics):
+        verdicts = [
+            Verdict.OURS
+            if _SHELL_REFUSED.search(d.message) or is_no_matching_overload(d)
+            else verdict
+            for d, verdict in zip(diagnostics, verdicts)
+        ]
+    return verdicts

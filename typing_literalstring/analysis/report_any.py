@@ -1,0 +1,146 @@
+"""``--report-any``: the parts of type Any that reach a LiteralString (see ``unverified``).
+
+Two runs over copies: one reveals every part of a string built at a sink, the next makes each
+Any part a plain str; a call refused only then takes it as LiteralString."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Sequence
+
+from typing_literalstring.analysis import (
+    callees,
+    reveal,
+    unverified,
+    unverified_refusals,
+)
+from typing_literalstring.analysis.classify import callee_hint
+from typing_literalstring.analysis.findings import Finding, source_line
+from typing_literalstring.analysis.literal_errors import (
+    callee_in,
+    is_about_literal_string,
+    is_no_matching_overload,
+)
+from typing_literalstring.analysis.parsed import Parsed
+from typing_literalstring.analysis.probes import probe_stub
+from typing_literalstring.analysis.runs import Runs, inside
+from typing_literalstring.checkers import (
+    Diagnostic,
+)
+from typing_literalstring.core.project import (
+    search_paths,
+)
+from typing_literalstring.specs.sinks import (
+    UNVERIFIED,
+)
+
+
+def unverified_findings(
+    runs: Runs,
+    parsed: dict[str, Parsed],
+    root: Path,
+    tightened: list[Diagnostic],
+    overlay: Path,
+    reported: Sequence[Finding],
+) -> list[Finding]:
+    """``--report-any``: the parts of type Any that reach a LiteralString (see ``unverified``);
+    a call with a finding already (``reported``) is not reported again."""
+    already: dict[str, set[int]] = {}
+    for finding in reported:
+        call = parsed[finding.path].sites.at(finding.line, finding.column).call
+        if call is not None:
+            already.setdefault(finding.path, set()).add(id(call))
+    analysed: dict[str, unverified.Instrumented] = {}
+    for name, entry in sorted(parsed.items()):
+        if inside(Path(name), root):
+            found = unverified.analyse(entry.source, entry.tree)
+            if found.nodes:
+                analysed[name] = found
+    if not analysed:
+        return []
+    # 1. Reveal every part, and what tells where an Any comes from.
+    mirror = runs.workdir / "any-reveal"
+    texts = {Path(n): unverified.reveal_copy(found, n) for n, found in analysed.items()}
+    copies = reveal.build_mirror(root, texts, mirror)
+    result = runs.run(copies, "any-reveal-run", search_paths(mirror), overlay)
+    notes: dict[str, list[str]] = {}
+    for d in result.diagnostics:
+        if d.path in copies and d.severity != "error":
+            notes.setdefault(str(copies[d.path]), []).append(d.message)
+    substituted: dict[str, unverified_refusals.Substituted] = {}
+    for name, found in analysed.items():
+        found.types = unverified.revealed_types(notes.get(name, []))
+        copy = unverified_refusals.substitute_copy(found, name)
+        if copy.parts:
+            substituted[name] = copy
+    if not substituted:
+        return []
+    # 2. Make each Any part plain str: a call refused only now takes it as LiteralString.
+    mirror = runs.workdir / "any-substitute"
+    texts = {Path(name): copy.source for name, copy in substituted.items()}
+    copies = reveal.build_mirror(root, texts, mirror)
+    search = [probe_stub(runs), *search_paths(mirror)]
+    result = runs.run(copies, "any-substitute-run", search, overlay)
+    refused_before = refused_calls(tightened, parsed, runs.checker.name)
+    errors: dict[str, list[tuple[Diagnostic, str | None]]] = {}
+    for d in result.diagnostics:
+        if d.path in copies and d.severity == "error":
+            errors.setdefault(str(copies[d.path]), []).append((d, callee_hint([d])))
+    findings: list[Finding] = []
+    for name, found_errors in sorted(errors.items()):
+        entry, copy, found = parsed[name], substituted[name], analysed[name]
+        refusals = unverified_refusals.refusals(
+            copy,
+            entry.tree,
+            entry.source,
+            found_errors,
+            checker=runs.checker.name,
+            sink_calls=entry.sink_calls,
+            refused_before=refused_before.get(name, set()) | already.get(name, set()),
+        )
+        for refusal in refusals:
+            parts = unverified_refusals.reported_parts(copy, found, refusal)
+            if parts:
+                findings.append(
+                    _unverified_finding(entry, refusal.call, found.explain(parts), refusal.errors)
+                )
+    return findings
+
+
+def _unverified_finding(
+    entry: Parsed, call: ast.Call, explained: str, errors: list[Diagnostic]
+) -> Finding:
+    sink = next(
+        (c for c in entry.sink_calls if (c.line, c.column) == (call.lineno, call.col_offset + 1)),
+        None,
+    )
+    messages = tuple(d.message for d in errors)
+    api = (
+        sink.api
+        if sink is not None
+        else callees.qualify(call, callee_in(messages), entry.names, entry.source)
+    )
+    return Finding(
+        entry.path,
+        call.lineno,
+        call.col_offset + 1,
+        UNVERIFIED,
+        api,
+        ast.get_source_segment(entry.source, call.func) or "",
+        source_line(entry.source, call.lineno),
+        (explained, *messages),
+    )
+
+
+def refused_calls(
+    errors: list[Diagnostic], parsed: dict[str, Parsed], checker: str
+) -> dict[str, set[int]]:
+    """The calls that the tightened run already refused a string at, by file: id(call)."""
+    out: dict[str, set[int]] = {}
+    for d in errors:
+        if is_about_literal_string(d, checker) or is_no_matching_overload(d):
+            call = parsed[d.path].sites.at(d.line, d.column, callee_hint([d])).call
+            if call is not None:
+                out.setdefault(d.path, set()).add(id(call))
+    return out

@@ -1,0 +1,81 @@
+"""Where a finding's statement is in its file, and its text with formatting taken out.
+
+A suppression comment may sit on any line of the statement a finding falls in (formatters move
+comments to the closing parenthesis), and the baseline identifies a finding by its statement's
+tokens, so that moving the code or reformatting it keeps the match.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import io
+import tokenize
+from typing import NamedTuple
+
+from typing_literalstring.core.sources import lines
+
+# Tokens that carry no meaning of the code: formatting and comments.
+_LAYOUT = {
+    tokenize.COMMENT,
+    tokenize.NL,
+    tokenize.NEWLINE,
+    tokenize.INDENT,
+    tokenize.DEDENT,
+    tokenize.ENDMARKER,
+}
+
+
+class Span(NamedTuple):
+    first: int
+    last: int
+
+    def __contains__(self, line: object) -> bool:
+        return isinstance(line, int) and self.first <= line <= self.last
+
+
+class Statements:
+    """One file's statements and tokens, read once."""
+
+    def __init__(self, tree: ast.Module, source: str) -> None:
+        self._statements = [node for node in ast.walk(tree) if isinstance(node, ast.stmt)]
+        self._source = source
+        self._lines = lines(source, keepends=True)  # as the tokenizer counts them
+
+    @functools.cached_property
+    def tokens(self) -> list[tokenize.TokenInfo]:
+        """The whole file's tokens (only files that mention a suppression need them:
+        tokenizing is slow in Python)."""
+        return list(tokenize.generate_tokens(io.StringIO(self._source).readline))
+
+    def span(self, line: int) -> Span:
+        """The lines of the innermost statement that holds ``line``; of a compound statement
+        (``if``, ``for``, ``with``...) only its header, never its body."""
+        best: ast.stmt | None = None
+        for node in self._statements:
+            end = node.end_lineno or node.lineno
+            if node.lineno <= line <= end and (best is None or node.lineno >= best.lineno):
+                best = node
+        if best is None:
+            return Span(line, line)
+        body: list[ast.stmt] = getattr(best, "body", [])
+        if body and body[0].lineno > best.lineno:
+            return Span(best.lineno, body[0].lineno - 1)
+        return Span(best.lineno, best.end_lineno or best.lineno)
+
+    def fingerprint(self, line: int, *parts: str) -> str:
+        """A hash of ``parts`` and the code of the statement at ``line``, without comments,
+        line breaks or indentation: it survives moved lines and reformatting around it."""
+        span = self.span(line)
+        fragment = "".join(self._lines[span.first - 1 : span.last])
+        try:
+            code = " ".join(
+                t.string
+                for t in tokenize.generate_tokens(io.StringIO(fragment).readline)
+                if t.type not in _LAYOUT
+            )
+        except (tokenize.TokenError, SyntaxError):  # a header cut from its body
+            code = " ".join(fragment.split())
+        digest = hashlib.sha256("\0".join((*parts, code)).encode("utf-8"))
+        return digest.hexdigest()[:20]

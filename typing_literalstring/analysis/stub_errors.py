@@ -1,0 +1,203 @@
+"""Which of the tightened run's errors are ours: caused by our stubs at a sink, or saying in
+the checker's words that a LiteralString refused a str.
+
+Most errors say so themselves; the files with an error at a sink call that does not are
+compared with a run on the untightened stubs, and a "no overload matches" error is settled by
+asking the checker for the callee's type (``reveal``)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+from typing_literalstring.analysis import (
+    callees,
+    own_sinks,
+    reveal,
+)
+from typing_literalstring.analysis.classify import Stdlib
+from typing_literalstring.analysis.literal_errors import (
+    is_about_literal_string,
+    is_no_matching_overload,
+    names_a_str_method,
+    notes_name_literal_string,
+)
+from typing_literalstring.analysis.parsed import Parsed, sink_call_of
+from typing_literalstring.analysis.runs import Key, Runs, error_key, errors_in, inside
+from typing_literalstring.checkers import (
+    Checker,
+    Diagnostic,
+    MypyPlugin,
+    RunResult,
+)
+from typing_literalstring.core.errors import CheckerFailedError
+from typing_literalstring.core.project import (
+    search_paths,
+)
+from typing_literalstring.specs.sinks import (
+    SinkCall,
+)
+
+
+def about_literal_strings(
+    run: RunResult, errors: list[Diagnostic], from_stubs: set[Key], checker: str
+) -> set[Key]:
+    """The errors that say, in the checker's own words, that a LiteralString refused a str."""
+    notes: dict[tuple[str, int, int], list[Diagnostic]] = {}
+    for d in run.diagnostics:
+        if d.severity == "note":
+            notes.setdefault((d.path, d.line, d.column), []).append(d)
+    return {
+        error_key(d)
+        for d in errors
+        if error_key(d) not in from_stubs
+        and (
+            is_about_literal_string(d, checker)
+            or (
+                is_no_matching_overload(d)
+                and checker != "mypy+plugin"  # the plugin rewords these itself
+                and not names_a_str_method(d)
+                and notes_name_literal_string(notes.get((d.path, d.line, d.column), []))
+            )
+        )
+    }
+
+
+# pyright follows "No overloads for "join" match" with why the closest overload refused the
+# argument, at the argument: `... cannot be assigned to parameter "iterable" of type
+# "Iterable[str]" in function "join"`.
+_CLOSEST_REFUSAL = re.compile(
+    r'to parameter "\w+" of type "(?P<type>[^"]*)" in function "(?P<f>\w+)"'
+)
+
+
+_NO_OVERLOAD_FOR = re.compile(r'No overloads for "(?P<f>\w+)"')
+
+
+def fails_for_another_reason(overload: Diagnostic, errors: list[Diagnostic]) -> bool:
+    """Whether the call of a "no overload matches" error also fails an overload that takes any
+    str, for a reason that names no LiteralString: then no literal string would make it pass
+    (django-debug-toolbar: `":".join([*namespaces, url_name])` with `url_name: str | None`
+    fails `Iterable[str]`).  An overload that takes no str (psycopg 3's `Template`) says
+    nothing of the others."""
+    named = _NO_OVERLOAD_FOR.search(overload.message)
+    if named is None:
+        return False
+    for other in errors:
+        if other is overload or other.path != overload.path or other.line != overload.line:
+            continue
+        refusal = _CLOSEST_REFUSAL.search(other.message)
+        if (
+            refusal is not None
+            and refusal["f"] == named["f"]
+            and re.search(r"\bstr\b", refusal["type"])
+            and "LiteralString" not in other.message
+        ):
+            return True
+    return False
+
+
+def revealed_literal_callees(
+    runs: Runs, unsure: list[Diagnostic], parsed: dict[str, Parsed], root: Path, stdlib: Stdlib
+) -> set[Key]:
+    """The "no overload matches" errors whose callee's revealed type names LiteralString.
+
+    Builtins and standard-library callees are not asked about: the stock stdlib types no sink
+    with LiteralString, and its literal-preserving overloads are never findings (datasette:
+    `getattr`, `iter`, `Decimal(...)`)."""
+    calls: dict[str, dict[int, ast.Call]] = {}
+    for d in unsure:
+        entry = parsed[d.path]
+        site = entry.sites.at(d.line, d.column)
+        if (
+            site.call is not None
+            and inside(Path(d.path), root)
+            and not callees.from_standard_library(site.call, entry.names, stdlib.modules)
+        ):
+            calls.setdefault(d.path, {})[id(site.call)] = site.call
+    if not calls:
+        return set()
+    mirror = runs.workdir / "mirror"
+    copies = reveal.build_mirror(
+        root,
+        {
+            Path(p): reveal.wrap_callees(parsed[p].source, list(c.values()))
+            for p, c in calls.items()
+        },
+        mirror,
+    )
+    result = runs.run(copies, "reveal-run", search_paths(mirror), None)
+    takes_literal = {
+        (str(copies[d.path]), d.line)
+        for d in result.diagnostics
+        if d.path in copies and d.severity != "error" and "LiteralString" in d.message
+    }
+    return {error_key(d) for d in unsure if (d.path, d.line) in takes_literal}
+
+
+def refuse_plugin_failures(checker: Checker, errors: list[Diagnostic], cwd: Path) -> None:
+    """A module our mypy plugin could not check has unknown findings: never a pass."""
+    failed = [
+        d for d in errors if isinstance(checker, MypyPlugin) and d.code == checker.failure_code
+    ]
+    if failed:
+        where = ", ".join(sorted({os.path.relpath(d.path, cwd) for d in failed}))
+        raise CheckerFailedError(
+            f"{checker.name} could not check {where}: {failed[0].message}; meanwhile check "
+            "with another --checker"
+        )
+
+
+def judge_sink_errors(
+    tightened: list[Diagnostic], parsed: dict[str, Parsed], checker: str
+) -> tuple[set[Key], set[str]]:
+    """The errors at sink calls that only our stubs give, and the files still to compare."""
+    ambiguous: set[str] = set()
+    for entry in parsed.values():
+        ambiguous |= own_sinks.literal_string_functions(entry.tree, entry.source)
+    at_call: dict[tuple[str, int, int], tuple[SinkCall, list[Diagnostic]]] = {}
+    for diagnostic in tightened:
+        if not own_sinks.may_be_ours(diagnostic, checker):
+            continue  # most errors: no need to find the call they fall in
+        call = sink_call_of(parsed[diagnostic.path], diagnostic)
+        if call is not None:
+            place = (diagnostic.path, call.line, call.column)
+            at_call.setdefault(place, (call, []))[1].append(diagnostic)
+    ours: set[Key] = set()
+    unsure: set[str] = set()
+    for call, diagnostics in at_call.values():
+        called_as = call.called_as
+        verdicts = own_sinks.judge_call(diagnostics, called_as, checker, ambiguous)
+        for diagnostic, verdict in zip(diagnostics, verdicts):
+            if verdict is own_sinks.Verdict.OURS:
+                ours.add(error_key(diagnostic))
+            elif verdict is own_sinks.Verdict.UNSURE:
+                unsure.add(diagnostic.path)
+    return ours, unsure
+
+
+# The untightened run checks only some files, so a checker may infer less about code they
+# import: pyright says `Unknown | str | None` there where the full run said `str | None`
+# (borgmatic 2.1.10).  The same error, so the comparison leaves out what is unknown.
+_UNKNOWN = re.compile(r"\bUnknown \| | \| Unknown\b")
+
+
+def _compared(d: Diagnostic) -> Key:
+    return (d.path, d.line, d.column, _UNKNOWN.sub("", d.message))
+
+
+def stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str]) -> set[Key]:
+    """The errors only the tightened stubs give (a multiset difference on the compared files)."""
+    remaining = Counter(_compared(d) for d in errors_in(stock, files))
+    new: set[Key] = set()
+    for diagnostic in tightened:
+        if diagnostic.path not in files:
+            continue
+        if remaining[_compared(diagnostic)] > 0:
+            remaining[_compared(diagnostic)] -= 1
+        else:
+            new.add(error_key(diagnostic))
+    return new

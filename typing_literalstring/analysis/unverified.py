@@ -1,0 +1,509 @@
+"""``check --report-any``: values of type Any that reach a LiteralString unverified.
+
+A value of type Any is assignable to LiteralString, and ``"SELECT '" + payload["name"] + "'"``
+even keeps the LiteralString overload of ``+`` (PEP 675, Appendix B).  The checker stays the
+judge, in two runs on copies of the files (inside a mirror of the project root, so that every
+import resolves as in the original):
+
+1. *reveal*: every part of every call argument (the argument itself, or each part of the string
+   it composes: an f-string field, an operand of ``+`` or ``%``, a ``format`` or ``join``
+   argument) is revealed, ``reveal_type((part, 7))[0]``; so are the places an Any may come from
+   (the callee of a call, the object of a subscript or attribute, the value last assigned to a
+   name).  The tag (``7``) names the part in every checker's message, whatever its column.
+2. *substitute*: each part whose revealed type is Any or Unknown becomes ``str(part)``, plain
+   ``str`` for every checker.  A call that the checker then refuses with an error about
+   LiteralString (or, at one of our sinks, with "no overload matches"), and did not refuse
+   before, takes the part where only a literal string may go: a finding of rule LS901.
+
+Lines never move in either copy, so line numbers match the original's.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import re
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+from typing_literalstring.core.errors import TypingLiteralStringError
+from typing_literalstring.core.source_edits import byte_offsets
+from typing_literalstring.specs.sinks import callee_name
+
+# The probes: a revealed part keeps its type, ``(x, 7)[0]`` being ``x``'s; a substituted part
+# is ``str`` for every checker (``str(x)`` has no LiteralString overload).
+_REVEAL_OPEN = b"reveal_type((("
+SUBSTITUTE_OPEN = b"str(object=("  # parenthesized: a generator is a part too
+SUBSTITUTE_CLOSE = b"))"
+
+# ``tuple[Any, Literal[7]]`` (pyright, ty, pyrefly), ``tuple[Any, Literal[7]?]`` (mypy),
+# ``builtins.tuple[Any, Literal[7]?]`` (zuban).
+_REVEALED = re.compile(r"tuple\[(?P<type>.*), Literal\[(?P<tag>\d+)\]\??\]")
+_STRING = re.compile(r"(?:str|LiteralString|Literal\[.*\]\??|None)$")
+# A collection whose items are Any: `list[Any]`, `Generator[Unknown, None, None]`.
+_ITEMS_ANY = re.compile(r"[\w.]+\[(?:str \| )?(?:Any|Unknown)(?: \| str)?[,\]]")
+_JOINED_DISPLAYS = (ast.List, ast.Tuple, ast.Set)
+
+
+def composition_parts(expr: ast.expr) -> Iterator[ast.expr]:
+    """The parts a string argument is composed of; the argument itself when it is not a
+    composition.  Literal constants are no part: they are literal."""
+    if isinstance(expr, ast.Constant):
+        return
+    if isinstance(expr, ast.JoinedStr):
+        for value in expr.values:
+            if isinstance(value, ast.FormattedValue):
+                yield from composition_parts(value.value)
+                if value.format_spec is not None:
+                    yield from composition_parts(value.format_spec)
+        return
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        yield from composition_parts(expr.left)
+        yield from composition_parts(expr.right)
+        return
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
+        yield from composition_parts(expr.left)
+        right = expr.right
+        if isinstance(right, ast.Tuple):
+            for item in right.elts:
+                yield from composition_parts(item)
+        elif isinstance(right, ast.Dict):
+            for value in right.values:
+                yield from composition_parts(value)
+        else:
+            yield from composition_parts(right)
+        return
+    if isinstance(expr, ast.IfExp):
+        yield from composition_parts(expr.body)
+        yield from composition_parts(expr.orelse)
+        return
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        if expr.func.attr == "format":
+            yield from composition_parts(expr.func.value)
+            for argument in [*expr.args, *(k.value for k in expr.keywords)]:
+                yield from composition_parts(argument)
+            return
+        if expr.func.attr == "join" and len(expr.args) == 1 and not expr.keywords:
+            yield from composition_parts(expr.func.value)
+            items = expr.args[0]
+            if isinstance(items, _JOINED_DISPLAYS):
+                for item in items.elts:
+                    yield from composition_parts(item)
+            elif not isinstance(items, ast.Starred):
+                yield items  # judged by its items' type (`Instrumented.joined`)
+            return
+    if isinstance(expr, (ast.Starred, ast.NamedExpr, ast.Lambda)):
+        return  # a walrus part is left alone: substituting it would retype its name
+    yield expr
+
+
+def call_parts(call: ast.Call) -> list[tuple[int, ast.expr]]:
+    """The parts of a call's arguments, each with its argument's index (keywords after the
+    positional ones); a list, tuple or set display is judged by its items
+    (``foo(["sh", "-c", script])``: ``script``)."""
+    out: list[tuple[int, ast.expr]] = []
+    for index, argument in enumerate([*call.args, *(k.value for k in call.keywords)]):
+        items = argument.elts if isinstance(argument, _JOINED_DISPLAYS) else [argument]
+        for item in items:
+            out.extend((index, part) for part in composition_parts(item))
+    return out
+
+
+def _members(revealed: str) -> list[str]:
+    """The members of a revealed union, split at the top level only."""
+    members: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(revealed):
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif depth == 0 and revealed.startswith(" | ", index):
+            members.append(revealed[start:index])
+            start = index + 3
+    return [*members, revealed[start:]]
+
+
+def is_any(revealed: str, items: bool = False) -> bool:
+    """Whether a revealed type is Any or Unknown, or a union with it (``str | Any``); with
+    ``items`` (a ``join`` argument), also a collection of them (``list[Any]``)."""
+    members = _members(revealed.strip())
+    unknown = [m for m in members if m in ("Any", "Unknown") or (items and _ITEMS_ANY.match(m))]
+    # `TextIO | Any` is no string: made `str`, it would break the call for another reason.
+    return bool(unknown) and all(m in unknown or _STRING.match(m) for m in members)
+
+
+def revealed_types(messages: Sequence[str]) -> dict[int, str]:
+    """Tag -> the revealed type of the part, from the reveal run's notes."""
+    out: dict[int, str] = {}
+    for message in messages:
+        match = _REVEALED.search(message.replace("builtins.", ""))
+        if match is not None:
+            out[int(match["tag"])] = match["type"]
+    return out
+
+
+# -- where an Any comes from ---------------------------------------------------------------
+
+
+class _Scope:
+    """A function or the module, and the bindings of its own names (found once, on first use:
+    asking the walk again for each name made a 20 000-line project take minutes)."""
+
+    def __init__(self, node: ast.AST, body: list[ast.stmt]) -> None:
+        self.node = node
+        self.body = body
+
+    @functools.cached_property
+    def bindings(self) -> dict[str, list[Binding]]:
+        """Each name's assignments and ``for`` targets, in the order of their lines."""
+        found: dict[str, list[Binding]] = {}
+        for node in _own_nodes(self):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(
+                            Binding("assigned", node.lineno, node.value)
+                        )
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and node.value is not None
+            ):
+                found.setdefault(node.target.id, []).append(
+                    Binding("assigned", node.lineno, node.value, node.annotation)
+                )
+            elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
+                found.setdefault(node.target.id, []).append(
+                    Binding("iterated", node.lineno, node.iter)
+                )
+        for bindings in found.values():
+            bindings.sort(key=lambda b: b.line)
+        return found
+
+
+def _own_nodes(scope: _Scope) -> Iterator[ast.AST]:
+    """The scope's nodes, not those of functions and classes nested in it."""
+    stack: list[ast.AST] = list(reversed(scope.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in reversed(list(ast.iter_child_nodes(node))):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                stack.append(child)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Where a name got its value: an assignment, a ``for`` target, or a parameter."""
+
+    kind: str  # "assigned", "iterated", "parameter"
+    line: int
+    value: ast.expr | None  # the assigned value or the iterated object
+    annotation: ast.expr | None = None  # a parameter's
+
+
+def binding_of(name: ast.Name, scopes: Sequence[_Scope]) -> Binding | None:
+    """The last binding of ``name`` on a line before it is used, in its own scope (``scopes``:
+    innermost first); a parameter when nothing in the body binds it first."""
+    for scope in scopes:
+        earlier = [b for b in scope.bindings.get(name.id, []) if b.line < name.lineno]
+        if earlier:
+            return earlier[-1]
+        if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = scope.node.args
+            for argument in [
+                *arguments.posonlyargs,
+                *arguments.args,
+                *arguments.kwonlyargs,
+                *([arguments.vararg] if arguments.vararg else []),
+                *([arguments.kwarg] if arguments.kwarg else []),
+            ]:
+                if argument.arg == name.id:
+                    return Binding("parameter", scope.node.lineno, None, argument.annotation)
+    return None
+
+
+def _text(source: bytes, offsets: Sequence[int], node: ast.AST, limit: int = 40) -> str:
+    start = offsets[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
+    end = offsets[node.end_lineno - 1] + node.end_col_offset  # type: ignore[attr-defined]
+    text = " ".join(source[start:end].decode("utf-8").split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass
+class Instrumented:
+    """One file's parts, the probes around them, and the types the checker revealed."""
+
+    source: str
+    tree: ast.Module
+    # id(call) -> its parts, each with its argument's index; a name's parts include those of
+    # the value last assigned to it (`q = "... " + payload["x"]; cur.execute(q)`).
+    parts: dict[int, list[tuple[int, ast.expr]]]
+    tags: dict[int, int] = field(default_factory=lambda: {})  # id(node) -> tag
+    nodes: list[ast.expr] = field(default_factory=lambda: [])  # tag -> node
+    types: dict[int, str] = field(default_factory=lambda: {})  # tag -> revealed type
+    scopes: dict[int, list[_Scope]] = field(default_factory=lambda: {})  # id(name) -> scopes
+    imported: frozenset[str] = frozenset()  # the names import statements bind
+    joined: frozenset[int] = frozenset()  # id() of each `sep.join(items)` argument
+
+    def unverified(self, part: ast.expr) -> bool:
+        return is_any(self.type_of(part) or "", items=id(part) in self.joined)
+
+    def tag(self, node: ast.expr) -> int:
+        if id(node) not in self.tags:
+            self.tags[id(node)] = len(self.nodes)
+            self.nodes.append(node)
+        return self.tags[id(node)]
+
+    def type_of(self, node: ast.expr) -> str | None:
+        tag = self.tags.get(id(node))
+        return None if tag is None else self.types.get(tag)
+
+    def any_parts(self) -> list[ast.expr]:
+        """The parts revealed as Any, outermost only (a part inside another is substituted
+        with it)."""
+        found = {
+            id(part): part
+            for parts in self.parts.values()
+            for _, part in parts
+            if self.unverified(part)
+        }
+        inner: set[int] = set()
+        for part in found.values():
+            for child in ast.walk(part):
+                if child is not part and id(child) in found:
+                    inner.add(id(child))
+        return [part for key, part in found.items() if key not in inner]
+
+    def through_names(self, part: ast.expr) -> list[ast.expr]:
+        """The part, and for a name the parts of the value last assigned to it."""
+        return list(_through_names(part, self))
+
+    def explain(self, parts: Sequence[ast.expr]) -> str:
+        """What each part is, and where its Any comes from."""
+        data, offsets = self.source.encode("utf-8"), byte_offsets(self.source)
+        return "; ".join(
+            f"`{_text(data, offsets, p)}` is {self.type_of(p)}: {self.origin(p)}" for p in parts
+        )
+
+    def origin(self, node: ast.expr, depth: int = 0) -> str:
+        """Where the Any of ``node`` comes from, as far as the revealed types tell."""
+        data, offsets = self.source.encode("utf-8"), byte_offsets(self.source)
+        text = _text(data, offsets, node)
+        revealed = self.type_of(node) or "Any"
+        if depth > 4:
+            return f"`{text}` is {revealed}"
+        if isinstance(node, ast.Call):
+            callee = _text(data, offsets, node.func)
+            if _is_plain_any(self.type_of(node.func) or ""):
+                return self.origin(node.func, depth + 1)
+            return f"`{callee}` returns {revealed}"
+        if isinstance(node, (ast.Subscript, ast.Attribute)):
+            held = self.type_of(node.value)
+            if held is not None and _is_plain_any(held):
+                return self.origin(node.value, depth + 1)
+            if held is not None:
+                return f"`{_text(data, offsets, node.value)}` is {held}"
+            return f"`{text}` is {revealed}"
+        if isinstance(node, ast.Name):
+            binding = binding_of(node, self.scopes.get(id(node), []))
+            if binding is None:
+                return f"`{text}` is {revealed}"
+            if binding.kind == "parameter":
+                if binding.annotation is None:
+                    return f"parameter `{text}` has no annotation"
+                return (
+                    f"parameter `{text}` is annotated `{_text(data, offsets, binding.annotation)}`"
+                )
+            assert binding.value is not None
+            if binding.kind == "iterated":
+                return (
+                    f"`{text}` iterates over `{_text(data, offsets, binding.value)}` "
+                    f"(line {binding.line})"
+                )
+            if binding.annotation is not None:
+                annotation = _text(data, offsets, binding.annotation)
+                return f"`{text}` is declared `{annotation}` (line {binding.line})"
+            value_type = self.type_of(binding.value)
+            if value_type is not None and is_any(value_type):
+                value = _text(data, offsets, binding.value)
+                why = self.origin(binding.value, depth + 1)
+                return f"`{text} = {value}` (line {binding.line}): {why}"
+            return f"`{text}` is {revealed}"
+        return f"`{text}` is {revealed}"
+
+
+def _is_plain_any(revealed: str) -> bool:
+    return revealed.strip() in ("Any", "Unknown")
+
+
+def _scopes_at(tree: ast.Module) -> dict[int, list[_Scope]]:
+    """id(name) -> the scopes around it, innermost first, for every name in the file."""
+    out: dict[int, list[_Scope]] = {}
+
+    def visit(node: ast.AST, scopes: list[_Scope]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, [_Scope(child, child.body), *scopes])
+            elif isinstance(child, ast.Name):
+                out[id(child)] = scopes
+            else:
+                visit(child, scopes)
+
+    visit(tree, [_Scope(tree, tree.body)])
+    return out
+
+
+def _rooted_at(node: ast.expr, names: frozenset[str]) -> bool:
+    """Whether ``node`` is a name or dotted name starting with one of ``names``."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def _chain(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> Iterator[ast.expr]:
+    """The nodes whose types tell where ``node``'s type comes from."""
+    if depth > 4:
+        return
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and hasattr(builtins, node.func.id):
+            return  # `str(x)`, `dict(...)`: a builtin tells nothing and keeps its own type
+        yield node.func
+        yield from _chain(node.func, instrumented, depth + 1)
+    elif isinstance(node, (ast.Subscript, ast.Attribute)):
+        value = node.value
+        if _rooted_at(value, instrumented.imported):
+            return  # `(json, 1)[0]`, `(os.path, 1)[0]`: a ModuleType, whose attributes are Any
+        if isinstance(value, ast.Call) and callee_name(value.func) == "super":
+            return
+        yield value
+        yield from _chain(value, instrumented, depth + 1)
+    elif isinstance(node, ast.Name):
+        binding = binding_of(node, instrumented.scopes.get(id(node), []))
+        if binding is not None and binding.kind == "assigned" and binding.value is not None:
+            yield binding.value
+            yield from _chain(binding.value, instrumented, depth + 1)
+
+
+def _through_names(
+    part: ast.expr, instrumented: Instrumented, depth: int = 0
+) -> Iterator[ast.expr]:
+    """The part, and for a name the parts of the value last assigned to it: ``literal + Any``
+    keeps the LiteralString overload of ``+``, so the name itself is LiteralString."""
+    yield part
+    if not isinstance(part, ast.Name) or depth >= 3:
+        return
+    binding = binding_of(part, instrumented.scopes.get(id(part), []))
+    if binding is not None and binding.kind == "assigned" and binding.annotation is None:
+        assert binding.value is not None
+        for inner in composition_parts(binding.value):
+            if inner is not binding.value or not isinstance(inner, ast.Name):
+                yield from _through_names(inner, instrumented, depth + 1)
+
+
+def _same_expression(source: bytes, offsets: Sequence[int], node: ast.expr) -> bool:
+    """Whether the node's position really spans its own text (Python before 3.12 misplaces
+    some f-string fields); a probe around the wrong span would break the copy."""
+    try:
+        text = _text(source, offsets, node, limit=1 << 30)
+        copy = ast.parse(f"({text})", mode="eval").body
+    except SyntaxError:
+        return False
+    return ast.dump(copy) == ast.dump(node)
+
+
+def analyse(source: str, tree: ast.Module) -> Instrumented:
+    """Find the parts of every call's arguments and the nodes that tell where an Any comes
+    from, and tag them all."""
+    data, offsets = source.encode("utf-8"), byte_offsets(source)
+    calls = all_calls(tree)
+    imported = frozenset(
+        (alias.asname or alias.name).split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    )
+    joined = frozenset(
+        id(node.args[0])
+        for node in calls
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1
+    )
+    instrumented = Instrumented(
+        source, tree, {}, scopes=_scopes_at(tree), imported=imported, joined=joined
+    )
+    for call in calls:
+        parts: list[tuple[int, ast.expr]] = []
+        for index, part in call_parts(call):
+            for found in _through_names(part, instrumented):
+                if _same_expression(data, offsets, found):
+                    parts.append((index, found))
+        if not parts:
+            continue
+        instrumented.parts[id(call)] = parts
+        for _, part in parts:
+            instrumented.tag(part)
+            for node in _chain(part, instrumented):
+                if _same_expression(data, offsets, node):
+                    instrumented.tag(node)
+    return instrumented
+
+
+def insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> str:
+    """Put ``before`` and ``after`` around each node (nested nodes nest their probes)."""
+    data, offsets = source.encode("utf-8"), byte_offsets(source)
+    # (offset, ends before starts, outer start first and outer end last, span index)
+    inserts: list[tuple[int, int, int, int]] = []
+    for index, (node, _, _) in enumerate(spans):
+        assert node.end_lineno is not None
+        assert node.end_col_offset is not None
+        start = offsets[node.lineno - 1] + node.col_offset
+        end = offsets[node.end_lineno - 1] + node.end_col_offset
+        if isinstance(node, ast.GeneratorExp) and data[start:end].startswith(b"("):
+            # A generator's span takes in its parentheses, the call's own when it is the only
+            # argument (`dict(x for x in y)`): the probe goes inside them.
+            start, end = start + 1, end - 1
+        inserts.append((start, 1, -(end - start), index))
+        inserts.append((end, 0, end - start, index))
+    out = bytearray()
+    last = 0
+    for offset, is_start, _, index in sorted(inserts):
+        out += data[last:offset] + (spans[index][1] if is_start else spans[index][2])
+        last = offset
+    out += data[last:]
+    return out.decode("utf-8")
+
+
+class CopyError(TypingLiteralStringError):
+    """A probed copy does not parse: a bug of ours, never a pass."""
+
+
+def parsed(text: str, what: str) -> ast.Module:
+    try:
+        return ast.parse(text)
+    except SyntaxError as error:
+        raise CopyError(
+            f"the {what} copy made for --report-any does not parse (line {error.lineno}: "
+            f"{error.msg}); please report this bug of typing-literalstring with the file"
+        ) from error
+
+
+def reveal_copy(instrumented: Instrumented, name: str = "") -> str:
+    """The copy with every tagged node revealed under its tag."""
+    text = insert(
+        instrumented.source,
+        [
+            (node, _REVEAL_OPEN, f"), {tag}))[0]".encode())
+            for tag, node in enumerate(instrumented.nodes)
+        ],
+    )
+    parsed(text, f"revealing {name}")
+    return text
+
+
+def all_calls(tree: ast.Module) -> list[ast.Call]:
+    return sorted(
+        (node for node in ast.walk(tree) if isinstance(node, ast.Call)),
+        key=lambda c: (c.lineno, c.col_offset, -(c.end_lineno or 0), -(c.end_col_offset or 0)),
+    )

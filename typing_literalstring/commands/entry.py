@@ -1,0 +1,67 @@
+"""The console entry point: signal handling first, then the commands.
+
+Kept light on purpose: it installs the signal handling (``core.signals``) before the heavy
+modules are imported (importing ``cli`` takes most of a second).
+"""
+
+from __future__ import annotations
+
+# Only what the package's own import already loaded and signal handling: the handlers are
+# installed before anything slower is imported (main()).
+import sys
+from typing import NoReturn
+
+from typing_literalstring.core.signals import (
+    PROGRAM,
+    Interrupted,
+    State,
+    deferred_signals,
+    handling_signals,
+    raise_if_interrupted,
+    report,
+)
+
+
+def main() -> NoReturn:
+    """The ``typing-literalstring`` command."""
+    # Installed for the whole life of the process, before anything slow happens, and never
+    # restored: a signal between restoring and exiting would get Python's default handling.
+    handling_signals().__enter__()
+    status = 2
+    private: str | None = None
+    try:
+        import tempfile
+
+        # Every temporary folder of the run goes in one private folder, removed on the way
+        # out whatever stops the run: a folder made between two statements before its `try`
+        # (tempfile.mkdtemp in check) is then never left behind.
+        with deferred_signals():
+            private = tempfile.mkdtemp(prefix=f"{PROGRAM}-")
+            tempfile.tempdir = private
+        from typing_literalstring.commands.cli import main as cli_main
+
+        status = cli_main()
+        raise_if_interrupted()
+    except KeyboardInterrupt as error:
+        status = report(error)
+    finally:
+        # The run is ending: from here on a signal is only noted, so the removal completes.
+        State.deferring += 1
+        if private is not None:
+            _remove(private)
+    stopped = State.received if State.received is not None else State.pending
+    if stopped is not None:
+        status = report(Interrupted(stopped))  # a no-op when its line was printed already
+    sys.exit(status)
+
+
+def _remove(private: str) -> None:
+    import shutil
+    import tempfile
+
+    tempfile.tempdir = None
+    shutil.rmtree(private, ignore_errors=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,180 @@
+"""The project being checked: its root, the Python environment its imports resolve in, its files.
+
+``check`` and ``init`` must see a project as its own tools do: the same root from any folder
+inside it, the project's virtual environment rather than the one this tool is installed in
+(pipx, a pre-commit hook), and never the project's virtual environments or build output as code.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from typing_literalstring.core.errors import TypingLiteralStringError
+
+# What marks a project's root, nearest first.
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+# Folders that hold no code of the project's own (hidden ones, such as the folder `init` writes,
+# are skipped too).
+SKIPPED_DIRS = frozenset(
+    {
+        "__pycache__",
+        ".tox",
+        ".nox",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+    }
+)
+
+
+class ProjectError(TypingLiteralStringError):
+    """The project, its environment or its files cannot be used as given."""
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder from ``start`` upwards holding a root marker; ``start`` if none."""
+    start = start.resolve()
+    folder = start if start.is_dir() else start.parent
+    for candidate in (folder, *folder.parents):
+        if any((candidate / marker).exists() for marker in ROOT_MARKERS):
+            return candidate
+    return folder
+
+
+def common_root(paths: Sequence[Path], cwd: Path) -> Path:
+    """The root of the first path given (or of ``cwd``): all paths are checked against it."""
+    return find_root(paths[0] if paths else cwd)
+
+
+def search_paths(root: Path) -> list[Path]:
+    """Where the project's own modules are imported from: the root, and ``src/`` if present."""
+    return [root, *([root / "src"] if (root / "src").is_dir() else [])]
+
+
+@dataclass(frozen=True)
+class Environment:
+    python: Path  # the interpreter whose site-packages resolve third-party imports
+    source: str  # how it was chosen, said in the report
+
+    def describe(self) -> str:
+        return f"{self.python} ({self.source})"
+
+
+def _interpreter_in(venv: Path) -> Path | None:
+    for candidate in (venv / "bin" / "python", venv / "Scripts" / "python.exe"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def choose_environment(
+    python: str | None, root: Path, environ: Mapping[str, str] | None = None
+) -> Environment:
+    """``--python``, else ``$VIRTUAL_ENV``, else ``.venv``/``venv`` in the root, else ours."""
+    environ = os.environ if environ is None else environ
+    if python is not None:
+        given = Path(python)
+        found = _interpreter_in(given) if given.is_dir() else given
+        if found is None or not found.is_file():
+            raise ProjectError(
+                f"--python {python}: no such interpreter; give the path of the project's Python "
+                "(for example .venv/bin/python) or of its virtual environment"
+            )
+        _probe(found, "--python")
+        return Environment(found.absolute(), "--python")
+    virtual_env = environ.get("VIRTUAL_ENV")
+    if virtual_env:
+        found = _interpreter_in(Path(virtual_env))
+        if found is None:
+            raise ProjectError(
+                f"$VIRTUAL_ENV is {virtual_env} but holds no Python interpreter: activate an "
+                "existing environment, unset VIRTUAL_ENV, or pass --python"
+            )
+        return Environment(found.absolute(), "$VIRTUAL_ENV")
+    for name in (".venv", "venv"):
+        found = _interpreter_in(root / name)
+        if found is not None:
+            return Environment(found.absolute(), f"{name} in the project root")
+    return Environment(Path(sys.executable), "the interpreter running typing-literalstring")
+
+
+# The project's interpreter is asked where its packages are, as pyright and mypy ask it too.
+# Started in the project, or with its folder on sys.path, it would import the project's own
+# modules first (a json.py at its root), that is, run code the user has not reviewed yet: so
+# it starts isolated (-I: no working folder or script folder on sys.path, no user site, no
+# PYTHON* variables) in a working folder outside the project.
+OUTSIDE = tempfile.gettempdir()
+
+
+def isolated(python: Path, code: str) -> list[str]:
+    """The command that runs ``code`` in ``python`` isolated from the checked project."""
+    return [str(python), "-I", "-c", code]
+
+
+def _probe(python: Path, origin: str) -> None:
+    try:
+        proc = subprocess.run(
+            isolated(python, "import sys"),
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=OUTSIDE,
+        )
+    except OSError as error:
+        raise ProjectError(f"{origin} {python} cannot be run: {error}") from error
+    if proc.returncode != 0:
+        raise ProjectError(f"{origin} {python} is not a working Python interpreter")
+
+
+def is_environment(folder: Path) -> bool:
+    """A virtual environment (``pyvenv.cfg``) or an installed-packages folder."""
+    return (folder / "pyvenv.cfg").is_file()
+
+
+def python_files(paths: Sequence[Path]) -> list[Path]:
+    """The .py files under ``paths``: hidden folders, environments and build output left out."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            files.append(path)
+            continue
+        for folder, dirs, names in os.walk(path):
+            here = Path(folder)
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if not d.startswith(".") and d not in SKIPPED_DIRS and not is_environment(here / d)
+            )
+            files.extend(here / n for n in sorted(names) if n.endswith(".py"))
+    return files
+
+
+def module_name(path: Path, roots: Sequence[Path]) -> str | None:
+    """The dotted module name of ``path`` under the first of ``roots`` that holds it."""
+    resolved = path.resolve()
+    for root in reversed(sorted(roots, key=lambda r: len(r.parts))):
+        try:
+            relative = resolved.relative_to(root)
+        except ValueError:
+            continue
+        parts = list(relative.with_suffix("").parts)
+        if parts and parts[-1] == "__init__":
+            parts.pop()
+        return ".".join(parts) if parts else None
+    return None
+
+
+def root_relative(path: str, root: Path) -> str:
+    """``path`` relative to the project root with forward slashes (the full path when it is
+    outside): how the baseline records a file and SARIF names it."""
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return Path(path).resolve().as_posix()

@@ -1,0 +1,154 @@
+"""A baseline: today's findings, recorded so that `check` fails only on new ones.
+
+Each finding is recorded by its file (relative to the project root), rule, sink and the
+fingerprint of its statement (``statements.Statements.fingerprint``), not by its line, so a
+recorded finding still matches after the code around it moved or was reformatted.  Matching is
+a multiset: two identical calls in one file need two entries.  basedpyright's baseline is the
+model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from typing_literalstring.core.errors import BaselineError
+from typing_literalstring.core.project import root_relative
+from typing_literalstring.core.safe_write import checked_target, write_text_atomically
+
+if TYPE_CHECKING:
+    from typing_literalstring.analysis.findings import CheckResult, Finding
+
+DEFAULT = Path(".typing-literalstring") / "baseline.json"
+VERSION = 1
+
+
+@dataclass(frozen=True, order=True)
+class Entry:
+    path: str  # relative to the project root, with forward slashes
+    rule: str
+    sink: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A finding as the baseline sees it: its entry, and where it is now."""
+
+    entry: Entry
+    line: int
+
+
+def load(path: Path) -> list[Entry]:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if document.get("version") != VERSION:
+            raise ValueError(f"version {document.get('version')!r}, expected {VERSION}")
+        return [
+            Entry(str(e["path"]), str(e["rule"]), str(e["sink"]), str(e["fingerprint"]))
+            for e in document["findings"]
+        ]
+    except OSError as error:
+        raise BaselineError(f"cannot read the baseline {path}: {error.strerror}") from error
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise BaselineError(
+            f"the baseline {path} is not one this version wrote ({error}); write it again "
+            "with `typing-literalstring check --write-baseline`"
+        ) from error
+
+
+def split(
+    found: Sequence[Recorded], entries: Iterable[Entry], checked: Iterable[str]
+) -> tuple[list[int], list[int], int]:
+    """Which of ``found`` are new and which are in the baseline (indexes into ``found``), and
+    how many entries for the ``checked`` files matched nothing (fixed or changed code)."""
+    remaining = Counter(entries)
+    new: list[int] = []
+    known: list[int] = []
+    for index, item in enumerate(found):
+        if remaining[item.entry] > 0:
+            remaining[item.entry] -= 1
+            known.append(index)
+        else:
+            new.append(index)
+    paths = set(checked)
+    stale = sum(count for entry, count in remaining.items() if entry.path in paths and count > 0)
+    return new, known, stale
+
+
+def write(
+    path: Path,
+    found: Sequence[Recorded],
+    kept: Iterable[Entry],
+    checker: str,
+    *,
+    project: Path | None = None,
+) -> int:
+    """Record ``found`` and the ``kept`` entries (of files this run did not check); returns how
+    many entries the file holds.  Written to a temporary file first: never half a baseline; an
+    existing file keeps its mode.  With ``project`` (its root), a symbolic link in it on the way
+    to ``path`` that leads outside it is refused before anything is written."""
+    lines = {item.entry: item.line for item in found}
+    entries = sorted([*(item.entry for item in found), *kept])
+    document: dict[str, Any] = {
+        "version": VERSION,
+        "tool": "typing-literalstring",
+        "checker": checker,
+        "findings": [
+            {
+                "path": e.path,
+                "rule": e.rule,
+                "sink": e.sink,
+                "fingerprint": e.fingerprint,
+                **({"line": lines[e]} if e in lines else {}),  # for people; not matched on
+            }
+            for e in entries
+        ],
+    }
+    target = path if project is None else checked_target(project, path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(target, json.dumps(document, indent=2) + "\n", prefix=".baseline-")
+    except OSError as error:
+        raise BaselineError(f"cannot write the baseline {path}: {error}") from error
+    return len(entries)
+
+
+def _recorded(result: CheckResult, findings: Sequence[Finding]) -> list[Recorded]:
+    return [
+        Recorded(
+            Entry(root_relative(f.path, result.project), f.rule.id, f.sink, f.fingerprint), f.line
+        )
+        for f in findings
+    ]
+
+
+def _checked(result: CheckResult) -> set[str]:
+    return {root_relative(p, result.project) for p in result.paths}
+
+
+def use(result: CheckResult, path: Path) -> None:
+    """Set apart the findings ``path`` records; count its entries that match nothing."""
+    found = _recorded(result, result.findings)
+    new, known, stale = split(found, load(path), _checked(result))
+    result.baseline = path
+    result.baselined = [result.findings[i] for i in known]
+    result.findings = [result.findings[i] for i in new]
+    result.stale_baseline_entries = stale
+
+
+def record(result: CheckResult, path: Path) -> int:
+    """Write ``path`` from this run's findings, keeping what it holds for files this run did
+    not check; the findings become baselined.  Returns how many entries the file holds."""
+    checked = _checked(result)
+    kept = [e for e in load(path) if e.path not in checked] if path.is_file() else []
+    count = write(
+        path, _recorded(result, result.findings), kept, result.checker, project=result.project
+    )
+    result.baseline = path
+    result.baselined = result.findings
+    result.findings = []
+    return count

@@ -1,0 +1,414 @@
+"""Findings as text for people, JSON for scripts, and SARIF 2.1.0 for code-scanning services."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from typing_literalstring import __version__
+from typing_literalstring.analysis.findings import CheckResult, Finding
+from typing_literalstring.core.project import root_relative
+from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.sinks import NON_LITERAL, RULES, UNVERIFIED
+
+FORMATS = ("text", "json", "sarif")
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# How many unresolved module names a notice lists before "and N more".
+_SHOWN_MODULES = 5
+
+
+# What a terminal acts on rather than shows: C0 and C1 controls (ESC starts the sequences that
+# retitle or clear it, or hide what follows), DEL, and the bidirectional overrides and isolates
+# that make code read differently from how it runs ("Trojan Source", CVE-2021-42574).
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(line: str) -> str:
+    """``line`` with what came from the checked code made harmless for a terminal: each
+    control character written as pyright writes it, ``\\u001b``.  A tab stays a tab."""
+    return _CONTROLS.sub(
+        lambda m: m.group() if m.group() == "\t" else f"\\u{ord(m.group()):04x}", line
+    )
+
+
+def _relative(path: str, base: Path) -> str:
+    """``path`` as seen from ``base`` (where the user stands), ``..`` included."""
+    try:
+        return Path(os.path.relpath(path, base)).as_posix()
+    except ValueError:  # another drive on Windows
+        return Path(path).as_posix()
+
+
+def _sink(finding: Finding) -> str:
+    """What received the string, as the user wrote it and as it is known."""
+    target = finding.api
+    if finding.parameter:
+        target += f", parameter {finding.parameter}"
+    if not finding.callee or finding.callee == finding.api:
+        return target
+    return f"{finding.callee}: {target}"
+
+
+def unresolved_notice(result: CheckResult) -> str | None:
+    """What to say when imports did not resolve (values from them are unknown to the checker),
+    or resolved to packages without types (values from them are Any)."""
+    missing = [m for m in result.unresolved if m not in result.untyped]
+    said: list[str] = []
+    python = result.environment.python if result.environment else "the project's Python"
+    if missing:
+        said.append(
+            f"{_count(missing, 'imported module')} could not be resolved ({_shown(missing)}):"
+            f" {result.checker} treats values from them as unknown, so sinks reached through "
+            f"them are not checked. Install the project's dependencies into {python}, or point "
+            "--python at the environment that has them."
+        )
+    if result.untyped:
+        said.append(
+            f"{_count(result.untyped, 'imported module')} installed without types "
+            f"({_shown(result.untyped)}): {result.checker} treats values from them as Any, which "
+            "a LiteralString accepts unverified. Install their stub packages where they exist "
+            "(types-PyYAML for yaml), or run with --report-any to see where such values reach a "
+            "sink."
+        )
+    return " ".join(said) or None
+
+
+def third_party_notice(result: CheckResult) -> str | None:
+    """What to say of the installed third-party packages we have specifications for but could
+    not tighten: their sinks are not checked."""
+    missed = [
+        c
+        for c in result.third_party
+        if not c.covered and c.why not in (thirdparty.NOT_INSTALLED, thirdparty.NOT_IMPORTED)
+    ]
+    if not missed:
+        return None
+    return "not tightened, so their sinks are not checked: " + "; ".join(
+        f"{c.package} ({c.why})" for c in missed
+    )
+
+
+def _count(modules: list[str], what: str) -> str:
+    return f"{len(modules)} {what}{'s' if len(modules) != 1 else ''}"
+
+
+def _shown(modules: list[str]) -> str:
+    more = len(modules) - _SHOWN_MODULES
+    return ", ".join(modules[:_SHOWN_MODULES]) + (f" and {more} more" if more > 0 else "")
+
+
+def unchecked_notice(result: CheckResult) -> str | None:
+    """What to say when the checker refused files: their findings are unknown."""
+    if not result.unchecked:
+        return None
+    reasons: dict[str, None] = {}
+    for u in sorted(result.unchecked, key=lambda u: (u.folder, u.module)):
+        folder = _relative(u.folder, result.cwd)
+        reasons[
+            f"{folder} is not a valid package name, so a file below it would be a second "
+            f"module {u.module!r}"
+            if u.module
+            else f"{folder} holds __init__.py under a name that is not a valid package name"
+        ] = None
+    count = len(result.unchecked)
+    return (
+        f"{count} file{'s' if count != 1 else ''} not checked: {result.checker} cannot name "
+        f"their modules: {'; '.join(reasons)}. Rename the folder, or check these files with "
+        "another --checker."
+    )
+
+
+def unparsable_notice(result: CheckResult) -> list[str]:
+    return [
+        f"{_relative(u.path, result.cwd)}:{u.line}: not checked: it does not parse: {u.message}"
+        for u in result.unparsable
+    ]
+
+
+def suppression_notices(result: CheckResult, warn_unused: bool) -> list[str]:
+    """``path:line: ...`` for each malformed suppression, and each unused one if asked."""
+    lines = [
+        f"{_relative(m.path, result.cwd)}:{m.line}: {m.problem}"
+        for m in result.malformed_suppressions
+    ]
+    if warn_unused:
+        lines += [
+            f"{_relative(u.path, result.cwd)}:{u.line}: unused suppression: no "
+            f"{'/'.join(u.codes)} finding in this statement"
+            for u in result.unused_suppressions
+        ]
+    return lines
+
+
+def set_aside(result: CheckResult) -> str:
+    """What the summary says of suppressed and baselined findings ("" when there are none)."""
+    parts: list[str] = []
+    if result.suppressed:
+        parts.append(f"{len(result.suppressed)} suppressed by comments")
+    if result.baseline is not None:
+        where = _relative(str(result.baseline), result.cwd)
+        parts.append(f"{len(result.baselined)} in the baseline {where}")
+        if result.stale_baseline_entries:
+            stale = result.stale_baseline_entries
+            parts.append(
+                f"{stale} baseline entr"
+                + ("ies no longer match" if stale != 1 else "y no longer matches")
+                + " (fixed or changed code: --write-baseline drops "
+                + ("them)" if stale != 1 else "it)")
+            )
+    return "; ".join(parts)
+
+
+def text(result: CheckResult, show_other: bool = False, warn_unused: bool = False) -> str:
+    python = f"; Python: {result.environment.describe()}" if result.environment else ""
+    lines: list[str] = [
+        f"Checked {result.files} file{'s' if result.files != 1 else ''} in "
+        f"{_relative(str(result.project), result.cwd)} with {result.checker} "
+        f"{result.checker_version}{python}"
+    ]
+    for finding in result.findings:
+        where = f"{_relative(finding.path, result.cwd)}:{finding.line}:{finding.column}"
+        lines.append(
+            f"{where}: {finding.rule.id} {finding.rule.name}: {finding.rule.summary.rstrip('.')} "
+            f"({_sink(finding)})"
+        )
+        lines.append(f"    {finding.source}")
+        if finding.rule is NON_LITERAL:
+            lines.append(f"    {result.checker}: {finding.messages[0].splitlines()[0]}")
+        elif finding.rule is UNVERIFIED:
+            lines.append(f"    unverified: {finding.messages[0]}")
+        lines.append(f"    fix: {finding.fix}")
+    if show_other:
+        for d in result.other:
+            lines.append(
+                f"{_relative(d.path, result.cwd)}:{d.line}:{d.column}: {result.checker}: "
+                f"{d.message.splitlines()[0]}"
+            )
+    lines.extend(f"error: {line}" for line in unparsable_notice(result))
+    lines.extend(f"warning: {line}" for line in suppression_notices(result, warn_unused))
+    for notice in (unchecked_notice(result), unresolved_notice(result), third_party_notice(result)):
+        if notice is not None:
+            lines.append(f"warning: {notice}")
+    aside = set_aside(result)
+    families = result.by_family()
+    summary = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
+    count = len(result.findings)
+    lines.append(
+        f"{count} finding{'s' if count != 1 else ''}"
+        + (f" ({summary})" if summary else "")
+        + f" with {result.checker} {result.checker_version}, profile {result.profile}"
+        + (f"; {aside}." if aside else ".")
+    )
+    if result.other and not show_other:
+        lines.append(
+            f"{len(result.other)} other error{'s' if len(result.other) != 1 else ''} of "
+            f"{result.checker}, not about literal strings, not shown (--show-other shows them)."
+        )
+    return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def _finding_json(finding: Finding, cwd: Path) -> dict[str, Any]:
+    return {
+        "path": _relative(finding.path, cwd),
+        "line": finding.line,
+        "column": finding.column,
+        "rule": finding.rule.id,
+        "rule_name": finding.rule.name,
+        "family": finding.rule.family,
+        "sink": finding.api,
+        "callee": finding.callee,
+        "parameter": finding.parameter,
+        "source": finding.source,
+        "fix": finding.fix,
+        "fingerprint": finding.fingerprint,
+        "checker_messages": list(finding.messages),
+    }
+
+
+def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = False) -> str:
+    document: dict[str, Any] = {
+        "tool": {"name": "typing-literalstring", "version": __version__},
+        "checker": {"name": result.checker, "version": result.checker_version},
+        "profile": result.profile,
+        "project": str(result.project),
+        "python": {
+            "path": str(result.environment.python) if result.environment else None,
+            "source": result.environment.source if result.environment else None,
+        },
+        "files": result.files,
+        "findings": [_finding_json(f, result.cwd) for f in result.findings],
+        "suppressed": [
+            {
+                **_finding_json(f, result.cwd),
+                "suppression": {"line": s.line, "rules": list(s.codes), "reason": s.reason},
+            }
+            for f, s in result.suppressed
+        ],
+        "baseline": None
+        if result.baseline is None
+        else {
+            "path": _relative(str(result.baseline), result.cwd),
+            "findings": [_finding_json(f, result.cwd) for f in result.baselined],
+            "stale_entries": result.stale_baseline_entries,
+        },
+        "suppression_problems": suppression_notices(result, warn_unused),
+        "other_errors": len(result.other),
+        "third_party": [
+            {
+                "distribution": c.distribution,
+                "package": c.package,
+                "covered": c.covered,
+                "why": c.why,
+            }
+            for c in result.third_party
+        ],
+        "unresolved_imports": {
+            "modules": result.unresolved,
+            "untyped": result.untyped,
+            "errors": result.unresolved_errors,
+            "notice": unresolved_notice(result),
+        },
+        "unparsable": [
+            {"path": _relative(u.path, result.cwd), "line": u.line, "message": u.message}
+            for u in result.unparsable
+        ],
+        "unchecked": {
+            "files": [_relative(u.path, result.cwd) for u in result.unchecked],
+            "notice": unchecked_notice(result),
+        },
+    }
+    if show_other:
+        document["other"] = [
+            {
+                "path": _relative(d.path, result.cwd),
+                "line": d.line,
+                "column": d.column,
+                "message": d.message,
+                "code": d.code,
+            }
+            for d in result.other
+        ]
+    return json.dumps(document, indent=2) + "\n"
+
+
+def sarif(result: CheckResult, warn_unused: bool = False) -> str:
+    rules = [
+        {
+            "id": rule.id,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "help": {"text": rule.fix},
+            "properties": {"tags": ["security", rule.family]},
+            "defaultConfiguration": {"level": "error"},
+        }
+        for rule in RULES
+    ]
+    index = {rule.id: n for n, rule in enumerate(RULES)}
+    baseline = (
+        _relative(str(result.baseline), result.project) if result.baseline is not None else ""
+    )
+    marked: list[tuple[Finding, dict[str, Any]]] = [
+        *((f, {"baselineState": "new"} if baseline else {}) for f in result.findings),
+        *(
+            (f, {"suppressions": [{"kind": "inSource", "justification": s.reason}]})
+            for f, s in result.suppressed
+        ),
+        *(
+            (
+                f,
+                {
+                    "baselineState": "unchanged",
+                    "suppressions": [
+                        {"kind": "external", "justification": f"in the baseline {baseline}"}
+                    ],
+                },
+            )
+            for f in result.baselined
+        ),
+    ]
+    results = [
+        {
+            "ruleId": f.rule.id,
+            "ruleIndex": index[f.rule.id],
+            "level": "error",
+            "message": {"text": f"{f.rule.summary} Sink: {_sink(f)}. Fix: {f.fix}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": root_relative(f.path, result.project),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "snippet": {"text": f.source},
+                        },
+                    }
+                }
+            ],
+            # The baseline's fingerprint: services match results across runs by it.
+            "partialFingerprints": {"typingLiteralstring/v1": f.fingerprint},
+            **extra,
+        }
+        for f, extra in marked
+    ]
+    notifications: list[dict[str, Any]] = [
+        {
+            "level": "error",
+            "message": {"text": f"not checked: it does not parse: {u.message}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {
+                            "uri": root_relative(u.path, result.project),
+                            "uriBaseId": "%SRCROOT%",
+                        },
+                        "region": {"startLine": u.line},
+                    }
+                }
+            ],
+        }
+        for u in result.unparsable
+    ]
+    for notice in (unchecked_notice(result), unresolved_notice(result), third_party_notice(result)):
+        if notice is not None:
+            notifications.append({"level": "warning", "message": {"text": notice}})
+    notifications += [
+        {"level": "warning", "message": {"text": notice}}
+        for notice in suppression_notices(result, warn_unused)
+    ]
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "typing-literalstring",
+                        "version": __version__,
+                        "rules": rules,
+                    }
+                },
+                "originalUriBaseIds": {
+                    "%SRCROOT%": {"uri": result.project.as_uri().rstrip("/") + "/"}
+                },
+                "results": results,
+                "invocations": [
+                    {
+                        "executionSuccessful": not result.unparsable,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
+                "properties": {
+                    "checker": result.checker,
+                    "checkerVersion": result.checker_version,
+                    "profile": result.profile,
+                },
+            }
+        ],
+    }
+    return json.dumps(document, indent=2) + "\n"

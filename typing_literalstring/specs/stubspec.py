@@ -1,0 +1,224 @@
+"""Stub specifications: our own statement of which parameters of a stdlib stub to tighten.
+
+A specification is a small ``.pyi`` file laid out like typeshed (``stubs/stdlib/sqlite3/
+__init__.pyi`` speaks of typeshed's ``stdlib/sqlite3/__init__.pyi``; a third-party
+distribution's will sit in ``stubs/<distribution>/``).  Each function in it names a
+function (or, inside a class, a method) of the base stub, and each annotated parameter gives
+that parameter its new type, in every overload and every ``sys.version_info`` branch::
+
+    class Cursor:
+        def execute(self, sql: LiteralString): ...
+
+Two decorators make the new types conditional:
+
+``@when_shell``
+    Only when the call runs a shell: each base signature is split in two overloads, one with
+    ``shell: Literal[False]`` keeping the base types, one with ``shell: bool`` and the new types.
+``@when_args``
+    Only when formatting arguments follow the parameter (``logger.info(msg, *args)``): one
+    overload without ``*args`` keeps the base types, one with at least one argument takes the
+    new types.  The ``strict`` profile ignores the condition and always applies the new types.
+
+``@where_base(name="annotation")``
+    Only the overloads whose base annotates parameter ``name`` exactly so (django-stubs'
+    ``mark_safe`` has a ``str`` overload to tighten beside ``SafeData`` and callable ones).
+
+The file's own imports (other than from this package) are added to the tightened module.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from typing_literalstring.core.errors import SpecError
+
+_F = TypeVar("_F", bound=Callable[..., object])
+
+ALWAYS = "always"
+SHELL = "shell"
+ARGS = "args"
+
+
+def when_shell(func: _F) -> _F:
+    """Marks a specification function whose new types apply only with ``shell=True``."""
+    return func
+
+
+def when_args(func: _F) -> _F:
+    """Marks a specification function whose new types apply only with formatting arguments."""
+    return func
+
+
+def where_base(**annotations: str) -> Callable[[_F], _F]:
+    """Marks a specification function that applies only to the overloads whose base annotates
+    each named parameter with exactly the given text."""
+
+    def mark(func: _F) -> _F:
+        return func
+
+    del annotations
+    return mark
+
+
+_CONDITIONS = {when_shell.__name__: SHELL, when_args.__name__: ARGS}
+
+
+@dataclass(frozen=True)
+class Retype:
+    """Give parameter ``name`` the annotation ``annotation`` (source text)."""
+
+    name: str
+    annotation: str
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    owner: str | None  # the class that holds the method, or None for a module-level function
+    name: str
+    retypes: tuple[Retype, ...]
+    condition: str  # ALWAYS, SHELL or ARGS
+    line: int  # where the specification says it, for error messages
+    # @where_base: (parameter, base annotation) pairs an overload must have to be tightened.
+    where_base: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.owner}.{self.name}" if self.owner else self.name
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    target: str  # the stub's path relative to typeshed's stdlib/, e.g. "sqlite3/__init__.pyi"
+    source: Path  # the specification file
+    imports: tuple[Import, ...]
+    functions: tuple[FunctionSpec, ...]
+
+    @property
+    def package(self) -> str:
+        """The top-level entry of stdlib/ that the overlay must carry whole."""
+        return self.target.split("/", 1)[0]
+
+
+# The folder of the standard library's specifications, as in typeshed.
+STDLIB = "stdlib"
+
+
+def specs_dir() -> Path:
+    """Where the specifications are: inside an installed wheel, or in the source checkout."""
+    here = Path(__file__).resolve().parents[1]  # the package: specs/ is one of its folders
+    packaged = here / "_stubs"
+    if packaged.is_dir():
+        return packaged
+    checkout = here.parent / "stubs"
+    if checkout.is_dir() and (here.parent / "pyproject.toml").is_file():
+        return checkout
+    raise SpecError(
+        f"the stub specifications are missing (looked in {packaged} and {checkout}): "
+        "reinstall typing-literalstring"
+    )
+
+
+def load_specs(directory: Path | None = None) -> list[ModuleSpec]:
+    """Every specification under ``directory`` (default: the standard library's), in a stable
+    order."""
+    root = directory if directory is not None else specs_dir() / STDLIB
+    specs = [parse_spec(path, path.relative_to(root).as_posix()) for path in root.rglob("*.pyi")]
+    if not specs:
+        raise SpecError(f"no stub specifications (*.pyi) in {root}: reinstall typing-literalstring")
+    return sorted(specs, key=lambda spec: spec.target)
+
+
+def parse_spec(path: Path, target: str) -> ModuleSpec:
+    source = path.read_text(encoding="utf-8")
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as error:
+        raise SpecError(f"{path}:{error.lineno}: the specification is not valid Python") from error
+    imports: list[Import] = []
+    functions: list[FunctionSpec] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.split(".")[0] != "typing_literalstring":
+                imports.extend(Import(node.module, alias.name) for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions.append(_function_spec(path, source, node, owner=None))
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    functions.append(_function_spec(path, source, item, owner=node.name))
+                elif not _is_docstring_or_ellipsis(item):
+                    raise SpecError(f"{path}:{item.lineno}: only methods may stand in a class")
+        elif not _is_docstring_or_ellipsis(node):
+            raise SpecError(
+                f"{path}:{node.lineno}: a specification holds only `from ... import` lines, "
+                "functions and classes of methods"
+            )
+    if not functions:
+        raise SpecError(f"{path}: the specification tightens nothing")
+    return ModuleSpec(target, path, tuple(imports), tuple(functions))
+
+
+def all_parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    """Every parameter of a definition, in order (``*args`` and ``**kwargs`` included)."""
+    arguments = node.args
+    return [
+        *arguments.posonlyargs,
+        *arguments.args,
+        *([arguments.vararg] if arguments.vararg else []),
+        *arguments.kwonlyargs,
+        *([arguments.kwarg] if arguments.kwarg else []),
+    ]
+
+
+def _is_docstring_or_ellipsis(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+
+
+def _function_spec(
+    path: Path, source: str, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None
+) -> FunctionSpec:
+    condition = ALWAYS
+    where: list[tuple[str, str]] = []
+    for decorator in node.decorator_list:
+        if (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Name)
+            and decorator.func.id == where_base.__name__
+            and not decorator.args
+            and all(
+                k.arg and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+                for k in decorator.keywords
+            )
+        ):
+            where.extend(
+                (str(k.arg), str(getattr(k.value, "value", ""))) for k in decorator.keywords
+            )
+            continue
+        name = decorator.id if isinstance(decorator, ast.Name) else None
+        if name not in _CONDITIONS:
+            raise SpecError(
+                f"{path}:{decorator.lineno}: unknown decorator; use "
+                f"{' or '.join('@' + n for n in _CONDITIONS)} or "
+                f'@{where_base.__name__}(parameter="base annotation")'
+            )
+        condition = _CONDITIONS[name]
+    retypes: list[Retype] = []
+    for argument in all_parameters(node):
+        if argument.annotation is None:
+            continue
+        text = ast.get_source_segment(source, argument.annotation)
+        if text is None:  # pragma: no cover - ast always has positions for parsed source
+            raise SpecError(f"{path}:{argument.lineno}: cannot read the annotation")
+        retypes.append(Retype(argument.arg, text))
+    if not retypes:
+        raise SpecError(f"{path}:{node.lineno}: {node.name} annotates no parameter")
+    return FunctionSpec(owner, node.name, tuple(retypes), condition, node.lineno, tuple(where))

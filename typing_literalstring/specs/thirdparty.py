@@ -1,0 +1,247 @@
+"""Third-party sinks: our specifications applied to the types installed in the checked
+environment.
+
+A specification folder ``stubs/<distribution>/`` speaks of the package's own modules
+(``stubs/psycopg2/psycopg2/_psycopg.pyi``).  The base is what the checker would use without us:
+the package's stub package installed in the checked environment (``psycopg2-stubs/`` from
+types-psycopg2), else the package's own inline types (``py.typed``: SQLAlchemy, Jinja2), made
+into stubs by dropping the function bodies (inline_stubs.py).  The overlay of a package is a
+folder for the search path that ``check`` already passes, holding a complete copy of the base
+under both the package's name and its ``-stubs`` name, with only the specified modules
+tightened: the one layout all six checkers honour (docs/third-party-overrides.md).
+
+Overlays are cached by the installed version of their base, our specifications and our version,
+so an upgrade of the package rebuilds its overlay.  A package that is installed without types,
+or whose base no longer matches a specification, is not covered, and ``check`` says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from typing_literalstring import __version__
+from typing_literalstring.core.errors import SpecError, TypingLiteralStringError
+from typing_literalstring.core.project import OUTSIDE, isolated
+from typing_literalstring.core.safe_write import copy_tree
+from typing_literalstring.specs.cache import cache_root
+from typing_literalstring.specs.inline_stubs import write_stubs
+from typing_literalstring.specs.installed import Installed
+from typing_literalstring.specs.stubspec import STDLIB, ModuleSpec, load_specs, specs_dir
+from typing_literalstring.specs.tighten import tighten_module
+
+NOT_INSTALLED = "not installed"
+# Installed, but the checked files reach it neither by an import nor through the requirements
+# of what they import: not tightened, and nothing is missed.
+NOT_IMPORTED = "not imported by the checked files"
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """One package our specifications tighten, as found in the checked environment."""
+
+    distribution: str  # the specification folder: "psycopg2", "PyMySQL"
+    package: str  # the import name: "psycopg2", "pymysql"
+    covered: bool
+    why: str  # the base used and where, or why the package is not covered
+    base: str = ""  # what was tightened: "types-psycopg2 2.9.21.20261008", "Jinja2 3.1.6"
+    root: Path | None = None  # the folder for the search path: <package>/ and <package>-stubs/
+
+
+def specifications(root: Path | None = None) -> dict[str, list[ModuleSpec]]:
+    """Each third-party distribution's specifications, by the name of its folder."""
+    root = root if root is not None else specs_dir()
+    return {
+        folder.name: load_specs(folder)
+        for folder in sorted(root.iterdir())
+        if folder.is_dir() and folder.name != STDLIB
+    }
+
+
+def site_packages(python: Path) -> list[Path]:
+    """Where ``python`` installs packages."""
+    code = (
+        "import json, sysconfig; p = sysconfig.get_paths(); "
+        "print(json.dumps([p['purelib'], p['platlib']]))"
+    )
+    try:
+        done = subprocess.run(
+            isolated(python, code), capture_output=True, text=True, check=True, cwd=OUTSIDE
+        )
+    except (OSError, subprocess.CalledProcessError) as error:
+        raise TypingLiteralStringError(
+            f"cannot ask {python} where its packages are ({error}): point --python at a "
+            "working interpreter"
+        ) from error
+    paths: list[str] = json.loads(done.stdout)
+    return list(dict.fromkeys(Path(p) for p in paths))
+
+
+def build(
+    python: Path,
+    profile: str,
+    cache_dir: Path | None = None,
+    imports: Iterable[str] | None = None,
+) -> list[Coverage]:
+    """The tightened copies of the installed packages we have specifications for, built or
+    taken from the cache (``--cache-dir``, else the user cache); what was covered and what
+    was not.  With ``imports`` (the top-level names the checked files import), only the
+    packages those reach, directly or through the requirements of what they import."""
+    sites = site_packages(python)
+    wanted = None if imports is None else Installed(sites).reachable(imports)
+    return build_from(sites, profile, cache_root(cache_dir) / "third-party", wanted=wanted)
+
+
+def build_from(
+    sites: Sequence[Path],
+    profile: str,
+    cache: Path,
+    root: Path | None = None,
+    wanted: set[str] | None = None,
+) -> list[Coverage]:
+    """``build`` with the folders that hold the installed packages, the cache folder and the
+    import names wanted (None: every package) given."""
+    coverage: list[Coverage] = []
+    for distribution, specs in specifications(root).items():
+        for package in sorted({spec.package for spec in specs}):
+            ours = [spec for spec in specs if spec.package == package]
+            coverage.append(_covered(distribution, package, ours, sites, profile, cache, wanted))
+    return coverage
+
+
+@dataclass(frozen=True)
+class _Base:
+    """The types a checker would use for a package without us."""
+
+    folder: Path  # the stub package, or the package itself when inline
+    inline: bool  # the package's own modules (py.typed), to be made into stubs
+    version: str  # "types-psycopg2 2.9.21.20261008", "Jinja2 3.1.6"
+
+
+def _find_base(distribution: str, package: str, sites: Sequence[Path]) -> _Base | str:
+    """The base of ``package``, or why there is none."""
+    for site in sites:
+        stubs = site / f"{package}-stubs"
+        if stubs.is_dir():
+            stub_distributions = (f"types-{distribution}", f"{package}-stubs")
+            return _Base(stubs, False, _version(site, stub_distributions, stubs.name))
+    for site in sites:
+        folder = site / package
+        if (folder / "py.typed").is_file():
+            return _Base(folder, True, _version(site, (distribution,), package))
+    if any((s / package).is_dir() or (s / f"{package}.py").is_file() for s in sites):
+        return (
+            f"{distribution} is installed without types (no py.typed, no stub package in "
+            "this environment), so its values are Any and there is nothing to tighten; "
+            "install its stub package to have its sinks checked"
+        )
+    return NOT_INSTALLED
+
+
+def _covered(
+    distribution: str,
+    package: str,
+    specs: Sequence[ModuleSpec],
+    sites: Sequence[Path],
+    profile: str,
+    cache: Path,
+    wanted: set[str] | None = None,
+) -> Coverage:
+    base = _find_base(distribution, package, sites)
+    if isinstance(base, str):
+        return Coverage(distribution, package, False, base)
+    if wanted is not None and package not in wanted:
+        return Coverage(distribution, package, False, NOT_IMPORTED, base.version)
+    kind = "its inline types" if base.inline else "its stub package"
+    try:
+        entry = _cached(base, package, specs, profile, cache)
+    except (OSError, SpecError, SyntaxError) as error:
+        return Coverage(
+            distribution,
+            package,
+            False,
+            f"the specification no longer applies to {base.version} ({base.folder}): {error}",
+        )
+    why = f"{base.version} ({kind}) in {base.folder.parent}"
+    return Coverage(distribution, package, True, why, base.version, entry)
+
+
+def _cached(
+    base: _Base, package: str, specs: Sequence[ModuleSpec], profile: str, cache: Path
+) -> Path:
+    """The cache entry holding the overlay of ``package``, built when missing.  Entries are
+    built in a private folder and renamed into place, so a concurrent run never sees half of
+    one; a rename onto an existing entry fails, and the loser uses the winner's."""
+    digest = hashlib.sha256(f"{__version__}\0{base.folder}\0{profile}".encode())
+    for spec in specs:
+        digest.update(spec.source.read_bytes())
+    # The code that writes an entry: a change to it between releases rebuilds the entries.
+    for builder in _BUILDERS:
+        digest.update(builder.read_bytes())
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", base.version)
+    entry = cache / f"{package}-{slug}-{profile}-{digest.hexdigest()[:16]}"
+    if (entry / _COMPLETE).is_file():
+        return entry
+    cache.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=cache))
+    try:
+        _write(base, package, specs, profile, staging / "entry")
+        (staging / "entry" / _COMPLETE).write_text(base.version + "\n", encoding="utf-8")
+        try:
+            os.rename(staging / "entry", entry)
+        except OSError:
+            if not (entry / _COMPLETE).is_file():  # not a finished entry of a concurrent run
+                shutil.rmtree(entry, ignore_errors=True)
+                os.rename(staging / "entry", entry)
+        return entry
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+_HERE = Path(__file__).resolve().parent
+_BUILDERS = [_HERE / "thirdparty.py", _HERE / "inline_stubs.py", _HERE / "tighten.py"]
+# Written last into a cache entry: an entry without it is unfinished.
+_COMPLETE = "complete"
+
+
+def _write(
+    base: _Base, package: str, specs: Sequence[ModuleSpec], profile: str, into: Path
+) -> None:
+    """The base under ``into/<package>/``, tightened, then copied to ``into/<package>-stubs/``."""
+    copy = into / package
+    if base.inline:
+        write_stubs(base.folder, copy)
+    else:
+        # With the modes of new files, not the installed ones: a read-only installation (a
+        # system or Nix store) would leave files that cannot be tightened below.
+        copy_tree(base.folder, copy)
+    for spec in specs:
+        module = copy / spec.target.split("/", 1)[1]
+        module.write_text(
+            tighten_module(module.read_text(encoding="utf-8"), spec, profile), encoding="utf-8"
+        )
+    copy_tree(copy, into / f"{package}-stubs")
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _version(site: Path, distributions: Sequence[str], fallback: str) -> str:
+    """The first of ``distributions`` installed in ``site`` and its version, from its
+    ``.dist-info`` (``types-psycopg2 2.9.21.20261008``); ``fallback`` when there is none."""
+    for distribution in distributions:
+        prefix = _normalized(distribution) + "-"
+        for info in sorted(site.glob("*.dist-info")):
+            name = info.name[: -len(".dist-info")]
+            if _normalized(name.split("-", 1)[0]) + "-" == prefix:
+                return f"{distribution} {name.split('-', 1)[1]}"
+    return fallback
