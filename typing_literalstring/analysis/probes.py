@@ -1,62 +1,90 @@
-"""What no signature says, asked on instrumented copies: shells started through argument lists
-(LS202, the probe wraps each script; see ``specs.argv_shell``) and logging calls whose
-formatting arguments are all ``*args`` (LS301)."""
+"""What no signature says, asked in the tightened run itself: shells started through argument
+lists (LS202: a probe that takes only a LiteralString wraps each script; see
+``specs.argv_shell``) and logging calls whose formatting arguments are all ``*args`` (LS301: one
+more argument makes the checker choose the overload that asks for a literal message).
+
+The files holding such calls are checked as instrumented copies in their originals' place
+(``Runs.run_in_place``), in the same checker run as every other file.  The copy only inserts
+text, so each message maps back to the original's line and column (``Inserted.original``);
+the probes' messages become findings here, the others go on to be classified like any other.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
-from typing_literalstring.analysis import (
-    callees,
-)
+from typing_literalstring.analysis import callees
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
 )
 from typing_literalstring.analysis.parsed import Parsed
-from typing_literalstring.analysis.runs import Runs, errors_in
-from typing_literalstring.checkers import (
-    Diagnostic,
-)
-from typing_literalstring.core import sources
+from typing_literalstring.analysis.runs import Runs, inside
+from typing_literalstring.checkers import Diagnostic
+from typing_literalstring.core.source_edits import Inserted, insert_at
 from typing_literalstring.specs import argv_shell
 from typing_literalstring.specs.sinks import (
     LOGGING,
     SHELL_ARGV,
     SINK_NAMES,
     callee_name,
+    one_more_argument,
     only_unpacked_arguments,
-    with_one_more_argument,
+)
+
+# A logging call with a starred argument, as text: the files without one need no syntax tree
+# for this probe (``only_unpacked_arguments`` decides on the tree).
+_UNPACKED_LOGGING = re.compile(
+    r"\b(?:debug|info|warning|warn|error|exception|critical|fatal|log)\s*\([^()]*\*(?!\*)"
 )
 
 
+def may_need_probes(text: str) -> bool:
+    """Whether a file may hold a call that only a probe can judge (cheap: on its text)."""
+    return argv_shell.may_start_a_shell(text) or _UNPACKED_LOGGING.search(text) is not None
+
+
+def candidates(paths: Iterable[Path]) -> list[Path]:
+    """The files that ``may_need_probes``, read as bytes: the patterns are ASCII, so any
+    encoding will do, and the others are parsed only later, while the checker runs."""
+    found: list[Path] = []
+    for path in paths:
+        try:
+            text = path.read_bytes().decode("latin-1")
+        except OSError:
+            continue  # the parse reports it
+        if may_need_probes(text):
+            found.append(path)
+    return found
+
+
 @dataclass(frozen=True)
-class _InstrumentedCopy:
-    original: Path
+class ProbedCopy:
+    original: str  # the file's path, as the checker's messages name it
     source: str  # the original's text
     shells: list[argv_shell.ShellInArgv]
     unpacked: list[ast.Call]  # logging calls whose formatting arguments are all `*args`
-    instrumented: argv_shell.Instrumented
+    copy: Inserted
+    # Read in a newer grammar than ours: the copy is made from the text as we parse it
+    # (sources.Source.parsable), which the checker must not read in the original's place.
+    rewritten: bool = False
 
 
-def _probed_copy(source: str, tree: ast.Module) -> _InstrumentedCopy | None:
-    """The copy that ``check`` judges what no signature says on: shells started through
-    argument lists (the probe around each script) and logging calls with only ``*args``."""
+def probed_copy(path: str, source: str, tree: ast.Module) -> ProbedCopy | None:
+    """The copy of one file with its probes, or None when it needs none."""
     unpacked = [c for c in callees.Sites(tree).calls if only_unpacked_arguments(c) is not None]
     shells = argv_shell.find(tree, source)
     if not shells and not unpacked:
         return None
-    text = with_one_more_argument(source, unpacked)
+    insertions = one_more_argument(source, unpacked)
     if shells:
-        copied = ast.parse(text)
-        instrumented = argv_shell.instrument(text, copied, argv_shell.find(copied, text))
-    else:
-        instrumented = argv_shell.Instrumented(text, inserted_line=len(sources.lines(text)) + 1)
-    return _InstrumentedCopy(Path(), source, shells, unpacked, instrumented)
+        insertions += argv_shell.probe_insertions(source, tree, shells)[0]
+    return ProbedCopy(path, source, shells, unpacked, insert_at(source, insertions))
 
 
 def probe_stub(runs: Runs) -> Path:
@@ -67,49 +95,52 @@ def probe_stub(runs: Runs) -> Path:
     return probe
 
 
-def probed_findings(
-    runs: Runs, parsed: dict[str, Parsed], search: list[Path], overlay: Path
-) -> list[Finding]:
-    """Judge, on instrumented copies of the files, shells started through argument lists
-    (LS202) and logging calls whose formatting arguments are all ``*args`` (LS301)."""
-    copies: dict[str, _InstrumentedCopy] = {}
-    for number, (name, entry) in enumerate(sorted(parsed.items())):
-        probed = _probed_copy(entry.source, entry.tree)
-        if probed is None:
-            continue
-        path = Path(name)
-        try:
-            relative = path.relative_to(search[0])
-        except ValueError:  # outside the project: keep names apart by their position
-            relative = Path("_outside") / str(number) / path.name
-        copy = runs.workdir / "instrumented" / relative
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_text(probed.instrumented.source, encoding="utf-8")
-        copies[str(copy.resolve())] = replace(probed, original=path)
-    if not copies:
-        return []
-    result = runs.run(copies, "argv-run", [probe_stub(runs), *search], overlay)
+def split(
+    diagnostics: Iterable[Diagnostic], probed: dict[str, ProbedCopy], checker: str
+) -> tuple[list[Diagnostic], list[Finding]]:
+    """The run's messages at the originals' positions, without the probes' own; and the
+    probes' findings."""
+    kept: list[Diagnostic] = []
     findings: dict[tuple[str, int], Finding] = {}
-    for diagnostic in errors_in(result, set(copies)):
-        copied = copies[diagnostic.path]
-        line = copied.instrumented.original_line(diagnostic.line)
+    for diagnostic in diagnostics:
+        copied = probed.get(diagnostic.path)
+        if copied is None:
+            kept.append(diagnostic)
+            continue
         if argv_shell.PROBE_FUNCTION in diagnostic.message:
-            for finding in _shell_findings(copied, line, diagnostic):
-                findings[(finding.path, finding.line)] = finding
-        elif is_about_literal_string(diagnostic, runs.checker.name) or (
-            # zuban says only that no overload takes `(str, *list[int], int)`.
-            is_no_matching_overload(diagnostic)
-        ):
-            for call in copied.unpacked:
-                if call.lineno <= line <= (call.end_lineno or call.lineno):
-                    finding = _unpacked_logging_finding(copied, call, diagnostic)
+            where = copied.copy.original(diagnostic.line, diagnostic.column, inside=True)
+            if diagnostic.severity == "error" and where is not None:
+                for finding in _shell_findings(copied, where[0], diagnostic):
                     findings[(finding.path, finding.line)] = finding
-    return [findings[key] for key in sorted(findings)]
+            continue
+        where = copied.copy.original(diagnostic.line, diagnostic.column)
+        if where is None:
+            continue  # about the probe's import
+        moved = replace(diagnostic, line=where[0], column=where[1])
+        call = _unpacked_call(copied, moved, checker)
+        if call is not None:
+            finding = _unpacked_logging_finding(copied, call, moved)
+            findings[(finding.path, finding.line)] = finding
+        else:
+            kept.append(moved)
+    return sorted(kept), [findings[key] for key in sorted(findings)]
 
 
-def _shell_findings(
-    copied: _InstrumentedCopy, line: int, diagnostic: Diagnostic
-) -> Iterator[Finding]:
+def _unpacked_call(copied: ProbedCopy, diagnostic: Diagnostic, checker: str) -> ast.Call | None:
+    """The logging call with only ``*args`` that an error about its message falls in."""
+    if diagnostic.severity != "error" or not (
+        is_about_literal_string(diagnostic, checker)
+        # zuban says only that no overload takes `(str, *list[int], int)`.
+        or is_no_matching_overload(diagnostic)
+    ):
+        return None
+    for call in copied.unpacked:
+        if call.lineno <= diagnostic.line <= (call.end_lineno or call.lineno):
+            return call
+    return None
+
+
+def _shell_findings(copied: ProbedCopy, line: int, diagnostic: Diagnostic) -> Iterator[Finding]:
     # The probe wraps the script, which may be added to the list lines before the call.
     for shell in copied.shells:
         script, call = shell.script, shell.call
@@ -117,7 +148,7 @@ def _shell_findings(
             continue
         inside = call.lineno <= script.lineno <= (call.end_lineno or call.lineno)
         yield Finding(
-            str(copied.original),
+            copied.original,
             call.lineno,
             call.col_offset + 1,
             SHELL_ARGV,
@@ -130,11 +161,11 @@ def _shell_findings(
 
 
 def _unpacked_logging_finding(
-    copied: _InstrumentedCopy, call: ast.Call, diagnostic: Diagnostic
+    copied: ProbedCopy, call: ast.Call, diagnostic: Diagnostic
 ) -> Finding:
     name = callee_name(call.func) or ""
     return Finding(
-        str(copied.original),
+        copied.original,
         call.lineno,
         call.col_offset + 1,
         LOGGING,
@@ -143,3 +174,43 @@ def _unpacked_logging_finding(
         source_line(copied.source, call.lineno),
         (diagnostic.message,),
     )
+
+
+def instrumented(parsed: dict[str, Parsed]) -> dict[str, ProbedCopy]:
+    """The copies with probes of the files that need them (path -> copy)."""
+    copies: dict[str, ProbedCopy] = {}
+    for path, entry in parsed.items():
+        if entry.read is not None and not may_need_probes(entry.read.text):
+            continue
+        copied = probed_copy(path, entry.source, entry.tree)
+        if copied is not None:
+            newer = entry.read is not None and entry.read.needs is not None
+            copies[path] = replace(copied, rewritten=newer)
+    return copies
+
+
+def in_place(runs: Runs, copied: ProbedCopy, root: Path) -> bool:
+    """Whether the copy can be checked in its original's place, in the tightened run: always
+    for a checker that reads shadow files; for the others (a mirror of the root), when the
+    file is in the root.  Never a ``rewritten`` one."""
+    if copied.rewritten:
+        return False
+    return runs.checker.reads_shadow_files or inside(Path(copied.original), root)
+
+
+def findings_apart(
+    runs: Runs, copies: dict[str, ProbedCopy], search: list[Path], overlay: Path
+) -> list[Finding]:
+    """The probes' findings from a run of their own, for the copies that cannot be checked in
+    place (``in_place``): each copy in a folder of its own, beside nothing."""
+    if not copies:
+        return []
+    renamed: dict[str, ProbedCopy] = {}
+    for number, (path, copied) in enumerate(sorted(copies.items())):
+        copy = runs.workdir / "instrumented" / str(number) / Path(path).name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(copied.copy.text, encoding="utf-8")
+        renamed[str(copy.resolve())] = copied
+    result = runs.run(renamed, "argv-run", [probe_stub(runs), *search], overlay)
+    errors = [d for d in result.diagnostics if d.path in renamed]
+    return split(errors, renamed, runs.checker.name)[1]

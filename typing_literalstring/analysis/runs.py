@@ -3,10 +3,11 @@ errors of a run keyed alike."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Sequence, Tuple
+from typing import Iterable, Mapping, Sequence, Tuple
 
+from typing_literalstring.analysis.reveal import build_mirror
 from typing_literalstring.checkers import (
     Checker,
     Diagnostic,
@@ -61,9 +62,10 @@ class Runs:
         overlay: Path | None,
         *,
         stock: bool = False,
+        shadows: Mapping[Path, Path] | None = None,
     ) -> RunResult:
         """One run of the checker; ``stock``: without the tightened third-party packages
-        (the comparison run on the untightened stubs)."""
+        (the comparison run on the untightened stubs); ``shadows``: see ``Checker.run``."""
         if not stock:
             extra_paths = [*extra_paths, *self.third_party]
         files = sorted(files)
@@ -73,7 +75,13 @@ class Runs:
             cache_dir, root = self.incremental
             key = [self.checker.name, self.checker.version(), str(root), name, str(overlay)]
             key += [str(self.environment.python), str(self.python_version), str(self.platform)]
-            kept = incremental_cache(cache_dir, *key, *map(str, extra_paths))
+            # Folders of this run's own (the probe's stub) differ from run to run: named by
+            # their place in it, so that the cache is found again.
+            key += [
+                f"<run>/{p.relative_to(self.workdir)}" if inside(p, self.workdir) else str(p)
+                for p in extra_paths
+            ]
+            kept = incremental_cache(cache_dir, *key)
         return self.checker.run(
             [Path(f) for f in sorted(files)],
             python_version=self.python_version,
@@ -83,4 +91,46 @@ class Runs:
             python=self.environment.python,
             platform=self.platform,
             incremental_cache=kept,
+            shadows=shadows,
         )
+
+    def run_in_place(
+        self,
+        files: Iterable[str],
+        name: str,
+        search: Sequence[Path],
+        extra_paths: Sequence[Path],
+        overlay: Path | None,
+        root: Path,
+        copies: Mapping[str, str],
+    ) -> RunResult:
+        """One run in which each file of ``copies`` (its path -> the text to check) is checked
+        as that text in its own place: same module, same imports, messages naming the file.
+
+        mypy reads the copy as a shadow file.  The others check the copy inside a mirror of the
+        project root (``reveal.build_mirror``: real folders down to the copy, links to the
+        original for everything else), with the mirror in place of the root on the search path
+        (``search``: the project's own folders); their messages are renamed back.
+        """
+        if not copies:
+            return self.run(files, name, [*search, *extra_paths], overlay)
+        if self.checker.reads_shadow_files:
+            shadows: dict[Path, Path] = {}
+            for number, (path, text) in enumerate(sorted(copies.items())):
+                copy = self.workdir / f"{name}-copies" / str(number) / Path(path).name
+                copy.parent.mkdir(parents=True)
+                copy.write_text(text, encoding="utf-8")
+                shadows[Path(path)] = copy
+            return self.run(files, name, [*search, *extra_paths], overlay, shadows=shadows)
+        mirror = self.workdir / f"{name}-mirror"
+        originals = build_mirror(root, {Path(p): text for p, text in copies.items()}, mirror)
+        instead = {str(original): copy for copy, original in originals.items()}
+        mirrored = [mirror / p.relative_to(root) if inside(p, root) else p for p in search]
+        result = self.run(
+            [instead.get(f, f) for f in files], name, [*mirrored, *extra_paths], overlay
+        )
+        renamed = [
+            replace(d, path=str(originals[d.path])) if d.path in originals else d
+            for d in result.diagnostics
+        ]
+        return replace(result, diagnostics=sorted(renamed))

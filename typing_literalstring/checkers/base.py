@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.util import find_spec
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
@@ -178,6 +178,7 @@ class Checker(ABC):
         python: Path | None = None,
         platform: str | None = None,
         incremental_cache: Path | None = None,
+        shadows: Mapping[Path, Path] | None = None,
     ) -> RunResult:
         """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
 
@@ -188,7 +189,8 @@ class Checker(ABC):
         ``python_version`` None leaves the target to the project's configuration.
         ``python`` is the interpreter whose packages resolve imports (default: ours).
         ``platform`` is the ``sys.platform`` to check for (``PLATFORMS``; default: the
-        checker's, that is, the machine's).
+        checker's, that is, the machine's).  ``shadows``: files checked as the text of another
+        file, in their place (only where ``reads_shadow_files``).
         """
         workdir.mkdir(parents=True, exist_ok=True)
         invocation = Invocation(
@@ -201,7 +203,10 @@ class Checker(ABC):
             python=python if python is not None else Path(sys.executable),
             platform=platform,
             incremental_cache=incremental_cache,
+            shadows={f.resolve(): c.resolve() for f, c in (shadows or {}).items()},
         )
+        if invocation.shadows and not self.reads_shadow_files:
+            raise TypeError(f"{self.name} reads no shadow files")
         command, env = self.command(invocation)
         proc = self._start(command, cwd=invocation.cwd, env=env)
         output = proc.stdout + proc.stderr
@@ -293,6 +298,9 @@ class Checker(ABC):
     # Whether its "no overload matches" says nothing of the overloads' parameter types, so that
     # check reveals the callee's type (pyrefly's full message and zuban's notes name them).
     reveals_overload_callees: ClassVar[bool] = False
+    # Whether it checks a file as the text of another in its place (mypy's --shadow-file);
+    # the others check a mirror of the project holding the copy (analysis.runs).
+    reads_shadow_files: ClassVar[bool] = False
 
     def failure(self, output: str) -> str:
         """What to tell the user when the checker stopped without checking."""
@@ -346,6 +354,9 @@ class Invocation:
     # A folder kept from one check to the next for the checker's incremental cache (mypy's);
     # None: a fresh one in workdir.
     incremental_cache: Path | None = None
+    # Files read from another file in their place (original -> copy), for a checker that
+    # reads_shadow_files.
+    shadows: Mapping[Path, Path] = field(default_factory=lambda: {})
 
     @property
     def cwd(self) -> Path:

@@ -51,6 +51,7 @@ class Mypy(Checker):
     # mypy 2.x refuses `--python-version` below 3.10.
     oldest_target = (3, 10)
     bundled_typeshed = "mypy/typeshed"
+    reads_shadow_files = True  # --shadow-file: a copy is checked in the original's place
     # No analysed(): with --output=json mypy prints no summary, so no count of the files it
     # checked.  Measured: it checks every file named on its command line, whatever an
     # `exclude` says, and stops with status 2 when it has none.
@@ -129,6 +130,8 @@ class Mypy(Checker):
             command.append(f"--python-version={run.python_version}")
         if run.platform is not None:
             command.append(f"--platform={run.platform}")
+        for original, copy in run.shadows.items():
+            command += ["--shadow-file", str(original), str(copy)]
         command.extend(str(f) for f in run.files)
         # MYPYPATH comes before the configuration's mypy_path, which keeps working.
         return command, {"MYPYPATH": run.search_path()} if run.search_path() else {}

@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
+from typing_literalstring.analysis import probes
 from typing_literalstring.analysis.classify import Stdlib, classify, finish_findings
 from typing_literalstring.analysis.findings import (
     CheckResult,
@@ -39,7 +40,6 @@ from typing_literalstring.analysis.literal_errors import (
     names_a_str_method,
 )
 from typing_literalstring.analysis.parsed import Parsed, parse_all
-from typing_literalstring.analysis.probes import probed_findings
 from typing_literalstring.analysis.report_any import unverified_findings
 from typing_literalstring.analysis.runs import Runs, error_key, errors_in
 from typing_literalstring.analysis.stub_errors import (
@@ -179,10 +179,13 @@ def run_check(
         # error does not stop the checker, the files are parsed while it runs (it waits in
         # another process); elsewhere the files that do not parse are left out of its run.
         before = sources.digests(found.values())
+        # Shells in argument lists and logging calls with only *args are judged by probes in
+        # copies of their files, checked in the originals' place in the same run.
+        roots, host_grammar = search, isinstance(checker, Mypy)
+        probed = probes.instrumented(parse_all(probes.candidates(found.values()), roots)[0])
+        here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         with ThreadPoolExecutor(max_workers=1) as pool:
-            parsing = pool.submit(
-                parse_all, list(found.values()), search, isinstance(checker, Mypy)
-            )
+            parsing = pool.submit(parse_all, list(found.values()), roots, host_grammar)
             if not checker.checks_past_syntax_errors:
                 files = set(parsing.result()[0])
             else:
@@ -190,13 +193,19 @@ def run_check(
             run: RunResult | None = None
             if files:
                 progress(f"running {checker.name} on {len(files)} files")
-                run = runs.run(files, "tightened", search, overlay.root)
+                copies = {p: c.copy.text for p, c in here.items() if p in files}
+                extra = [probes.probe_stub(runs)] if copies else []
+                run = runs.run_in_place(
+                    files, "tightened", search, extra, overlay.root, root, copies
+                )
             parsed, unparsable = parsing.result()
             result.unparsable += unparsable
         result.files = len(parsed)
         if run is None or not parsed:
             return result
         files = set(parsed)
+        diagnostics, argv = probes.split(run.diagnostics, here, checker.name)
+        run = replace(run, diagnostics=diagnostics)
         tightened = errors_in(run, files)
         refuse_plugin_failures(checker, tightened, cwd)
         # Errors at calls to our sinks may come from our stubs.  Most say so themselves; the
@@ -225,8 +234,10 @@ def run_check(
             )
             about |= revealed_literal_callees(runs, unsure, parsed, root, stdlib)
         result.findings = classify(tightened, from_stubs, about, parsed, result, stdlib)
-        progress("checking shells in argument lists and logging calls with *args")
-        argv = probed_findings(runs, parsed, search, overlay.root)
+        apart = {p: c for p, c in probed.items() if p not in here and p in parsed}
+        if apart:
+            progress(f"checking the shells and logging calls of {len(apart)} files apart")
+        argv += probes.findings_apart(runs, apart, search, overlay.root)
         # The strict profile asks for a literal message anyway: the tightened run found those.
         seen = {(f.path, f.line, f.column, f.rule.id) for f in result.findings}
         argv = [f for f in argv if (f.path, f.line, f.column, f.rule.id) not in seen]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 
-from typing_literalstring.core.source_edits import apply_edits, byte_offsets, wrapped
+from typing_literalstring.core.source_edits import byte_offsets, insert_at
 from typing_literalstring.specs import argv_lists
 from typing_literalstring.specs.sinks import callee_name
 
@@ -151,7 +151,7 @@ _SHELL_PROGRAM = re.compile(
 
 def find(tree: ast.AST, source: str) -> list[ShellInArgv]:
     """The calls in ``source`` (parsed as ``tree``) that start a shell through an argument list."""
-    if not _SHELL_PROGRAM.search(source):
+    if not may_start_a_shell(source):
         return []
     found: dict[tuple[int, int], ShellInArgv] = {}
     for scope, calls in _scopes(tree):
@@ -166,6 +166,12 @@ def find(tree: ast.AST, source: str) -> list[ShellInArgv]:
     )
 
 
+def may_start_a_shell(source: str) -> bool:
+    """Whether ``source`` names a shell program in a string: a file without one has no argument
+    list that starts a shell (``find`` is then empty), and needs no syntax tree."""
+    return _SHELL_PROGRAM.search(source) is not None
+
+
 @dataclass(frozen=True)
 class Instrumented:
     source: str
@@ -175,13 +181,22 @@ class Instrumented:
         return line - 1 if line > self.inserted_line else line
 
 
-def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Instrumented:
-    """The source with each script wrapped in the probe, and the probe imported."""
+def probe_insertions(
+    source: str, tree: ast.Module, shells: list[ShellInArgv]
+) -> tuple[list[tuple[int, bytes]], int]:
+    """Where the probe goes: around each script, and its import (after the docstring and the
+    ``from __future__`` imports, which must come first); (byte offset, text) each, and the
+    line the import takes."""
     offsets = byte_offsets(source)
     data = source.encode("utf-8")
-    scripts = list({id(shell.script): shell.script for shell in shells}.values())
-    edits = wrapped(source, scripts, f"{PROBE_FUNCTION}(".encode())
-    # The import goes after the docstring and `from __future__` imports, which must come first.
+    insertions: list[tuple[int, bytes]] = []
+    for script in {id(shell.script): shell.script for shell in shells}.values():
+        assert script.end_lineno is not None
+        assert script.end_col_offset is not None
+        insertions.append(
+            (offsets[script.lineno - 1] + script.col_offset, f"{PROBE_FUNCTION}(".encode())
+        )
+        insertions.append((offsets[script.end_lineno - 1] + script.end_col_offset, b")"))
     after = 0
     for index, statement in enumerate(tree.body):
         is_docstring = (
@@ -197,7 +212,12 @@ def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Inst
             break
     position = offsets[after] if after < len(offsets) else len(data)
     prefix = b"" if position == 0 or data[position - 1 : position] == b"\n" else b"\n"
-    edits.append(
-        (position, position, prefix + f"from {PROBE_MODULE} import {PROBE_FUNCTION}\n".encode())
-    )
-    return Instrumented(apply_edits(source, edits), after + 1)
+    line = f"from {PROBE_MODULE} import {PROBE_FUNCTION}\n".encode()
+    insertions.append((position, prefix + line))
+    return insertions, after + 1
+
+
+def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Instrumented:
+    """The source with each script wrapped in the probe, and the probe imported."""
+    insertions, line = probe_insertions(source, tree, shells)
+    return Instrumented(insert_at(source, insertions).text, line)

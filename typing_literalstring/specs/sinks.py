@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from typing_literalstring.core.source_edits import apply_edits, byte_offsets, segment
+from typing_literalstring.core.source_edits import byte_offsets, insert_at, segment
 
 
 @dataclass(frozen=True)
@@ -259,19 +259,23 @@ def only_unpacked_arguments(call: ast.Call) -> ast.Starred | None:
     return None
 
 
-def with_one_more_argument(source: str, calls: Sequence[ast.Call]) -> str:
+def one_more_argument(source: str, calls: Sequence[ast.Call]) -> list[tuple[int, bytes]]:
     """``logger.log(level, msg, *args)`` becomes ``logger.log(level, msg, *args, 0)``: the
     tightened overload with formatting arguments is chosen, which asks for a literal ``msg``
-    (``sinks.only_unpacked_arguments``).  Nothing before the insertion moves."""
+    (``sinks.only_unpacked_arguments``).  The insertions, (byte offset, text) each."""
     offsets = byte_offsets(source)
-    edits: list[tuple[int, int, bytes]] = []
+    insertions: list[tuple[int, bytes]] = []
     for call in calls:
         starred = only_unpacked_arguments(call)
         assert starred is not None
         assert starred.end_lineno is not None
-        end = offsets[starred.end_lineno - 1] + (starred.end_col_offset or 0)
-        edits.append((end, end, b", 0"))
-    return apply_edits(source, edits)
+        insertions.append((offsets[starred.end_lineno - 1] + (starred.end_col_offset or 0), b", 0"))
+    return insertions
+
+
+def with_one_more_argument(source: str, calls: Sequence[ast.Call]) -> str:
+    """The source with ``one_more_argument`` inserted.  Nothing before the insertion moves."""
+    return insert_at(source, one_more_argument(source, calls)).text
 
 
 def _has_format_arguments(call: ast.Call, name: str) -> bool:

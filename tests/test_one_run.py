@@ -1,0 +1,157 @@
+"""One checker run per check (issue 26): the probes of shells in argument lists and of logging
+calls with only ``*args`` are checked in the tightened run itself, on copies of their files
+checked in the originals' place, and every message maps back to the original's position."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typing_literalstring.checkers import CHECKERS, base, processes
+from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands.check import run_check
+from typing_literalstring.core.source_edits import insert_at
+
+HELPERS = '''\
+"""A module whose calls only probes can judge, importing its package relatively."""
+from __future__ import annotations
+
+import logging
+import sqlite3
+import subprocess
+
+from . import util
+from .util import Thing
+
+log = logging.getLogger(__name__)
+
+
+def go(conn: sqlite3.Connection, user: str, args: tuple[str, ...]) -> Thing:
+    conn.execute("SELECT * FROM t WHERE name = '%s'" % user)
+    subprocess.run(["bash", "-lc", f"ls {user}"]); n: int = "soon"  # noqa: E702
+    log.warning(*args)
+    return util.make()
+'''
+
+UTIL = "class Thing:\n    pass\n\n\ndef make() -> Thing:\n    return Thing()\n"
+
+
+def _project(root: Path) -> Path:
+    package = root / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text(HELPERS)
+    (package / "util.py").write_text(UTIL)
+    return package / "helpers.py"
+
+
+def _installed(name: str) -> None:
+    if not CHECKERS[name].is_installed():
+        pytest.skip(f"{name} is not installed")
+
+
+@pytest.mark.parametrize("profile", ["default", "strict"])
+@pytest.mark.parametrize(
+    "name", ["pyright", "basedpyright", "mypy+plugin", "ty", "zuban", "pyrefly"]
+)
+def test_a_check_starts_one_checker_process(
+    name: str, profile: str, tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A project with a SQL sink, a shell in an argument list and a logging call with only
+    ``*args``, in a package with relative imports: one checker process, the version query
+    aside (two before: the probes had a run of their own)."""
+    _installed(name)
+    helpers = _project(tmp_path)
+    started: list[list[str]] = []
+    real = processes.run_process
+
+    def counted(command: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:  # noqa: ANN401
+        if "--version" not in command:
+            started.append(list(command))
+        return real(command, **kwargs)
+
+    monkeypatch.setattr(base, "run_process", counted)
+    result = run_check(CHECKERS[name], [tmp_path], profile=profile, cache_dir=cache_dir)
+    assert len(started) == 1, result.checker_runs
+    assert result.checker_runs == [("tightened", 3)]
+    found = {(Path(f.path).name, f.line, f.rule.id) for f in result.findings}
+    assert {("helpers.py", 15, "LS101"), ("helpers.py", 16, "LS202")} <= found
+    # Nothing of the probes is left among the other errors, and the import they add
+    # resolves: the copy imports its package as the original does.
+    assert not [d for d in result.other if "typing_literalstring" in d.message], result.other
+    assert result.unresolved == []
+    assert str(helpers.resolve()) in {f.path for f in result.findings}
+
+
+def test_mypy_checks_a_probed_module_that_imports_relatively(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """The probes' run of their own checked a copy outside its package: mypy stopped with "No
+    parent module -- cannot perform relative import" and check exited 2.  The copy is now
+    read in the original's place (--shadow-file)."""
+    _installed("mypy+plugin")
+    _project(tmp_path)
+    result = run_check(CHECKERS["mypy+plugin"], [tmp_path], cache_dir=cache_dir)
+    assert [(Path(f.path).name, f.rule.id) for f in result.findings] == [
+        ("helpers.py", "LS101"),
+        ("helpers.py", "LS202"),
+    ]
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy+plugin", "zuban"])
+def test_messages_in_a_probed_file_keep_the_originals_position(
+    name: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    """The copy adds an import line and wraps the script: the checker's other error on the
+    same line (``n: int = "soon"``) is at the original's line and column."""
+    _installed(name)
+    helpers = _project(tmp_path)
+    result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir)
+    line = HELPERS.splitlines()[15]
+    (assigned,) = [d for d in result.other if d.path == str(helpers.resolve())]
+    assert (assigned.line, assigned.column) == (16, line.index('"soon"') + 1), assigned
+
+
+def test_status_of_a_check_with_probes_only_in_a_package(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cache_dir: Path
+) -> None:
+    from typing_literalstring.commands.cli import main
+
+    _installed("pyright")
+    _project(tmp_path)
+    status = main(["check", "--cache-dir", str(cache_dir), str(tmp_path)])
+    assert status == EXIT_FINDINGS, capsys.readouterr()
+
+
+def test_positions_map_back_through_insertions() -> None:
+    source = "a = 1\nb = f(x, *y)\nc\n"
+    copy = insert_at(
+        source,
+        [
+            (len("a = 1\n"), b"from p import q\n"),
+            (len("a = 1\nb = f(x, *y"), b", 0"),
+            (len("a = 1\nb = f("), b"P("),
+            (len("a = 1\nb = f(x"), b")"),
+        ],
+    )
+    assert copy.text == "a = 1\nfrom p import q\nb = f(P(x), *y, 0)\nc\n"
+    assert copy.original(1, 1) == (1, 1)
+    assert copy.original(2, 1) is None  # the import we added
+    assert copy.original(3, 5) == (2, 5)  # f
+    assert copy.original(3, 7) is None  # P(
+    assert copy.original(3, 7, inside=True) == (2, 7)
+    assert copy.original(3, 9) == (2, 7)  # x
+    assert copy.original(3, 14) == (2, 11)  # y
+    assert copy.original(3, 18) == (2, 12)  # the closing parenthesis
+    assert copy.original(4, 1) == (3, 1)
+
+
+def test_positions_count_characters_not_bytes() -> None:
+    source = 'x = "é"; f(y)\n'
+    at = len('x = "é"; f('.encode())
+    copy = insert_at(source, [(at, b"P("), (at + 1, b")")])
+    assert copy.text == 'x = "é"; f(P(y))\n'
+    assert copy.original(1, source.index("y") + 3) == (1, source.index("y") + 1)
