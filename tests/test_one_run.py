@@ -155,3 +155,20 @@ def test_positions_count_characters_not_bytes() -> None:
     copy = insert_at(source, [(at, b"P("), (at + 1, b")")])
     assert copy.text == 'x = "é"; f(P(y))\n'
     assert copy.original(1, source.index("y") + 3) == (1, source.index("y") + 1)
+
+
+@pytest.mark.parametrize("name", ["pyright", "ty"])
+def test_a_subscript_without_a_matching_overload_is_not_revealed(
+    name: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    """ "No overloads for "__getitem__"" names the subscript, not the call around it: the
+    reveal run asked about `g` for nothing (litecli 1.17.1: 14 such errors, a second pyright
+    run on every check)."""
+    _installed(name)
+    (tmp_path / "a.py").write_text(
+        'def g(x: object) -> None: ...\n\n\ndef f(xs: list[int]) -> None:\n    g(xs["a"])\n'
+    )
+    result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir)
+    assert result.checker_runs == [("tightened", 1)]
+    assert result.findings == []
+    assert any("__getitem__" in d.message for d in result.other)

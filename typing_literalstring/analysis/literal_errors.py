@@ -87,6 +87,18 @@ def names_a_str_method(diagnostic: Diagnostic) -> bool:
     return bool(_STR_METHOD.search(diagnostic.message))
 
 
+# "No overloads for "__getitem__"": an operator's or a subscript's methods, named where the
+# expression is not a call, so the call around it is not the callee named.  No specification
+# of ours tightens an operator (only __init__, __new__ and __call__, which are calls).
+_OPERATOR = re.compile(r'["`](?:\w+\.)*__(?!(?:init|new|call)__)\w+__["`]')
+
+
+def names_an_operator(diagnostic: Diagnostic) -> bool:
+    """Whether a "no overload matches" error is about an operator or a subscript
+    (``config["main"]``: litecli 1.17.1 has 14), which takes no LiteralString of ours."""
+    return bool(_OPERATOR.search(diagnostic.message.split("\n")[0]))
+
+
 def is_about_literal_string(diagnostic: Diagnostic, checker: str) -> bool:
     """Whether the error says a non-literal string reached a LiteralString."""
     if checker == "mypy+plugin":

@@ -38,6 +38,7 @@ from typing_literalstring.analysis.findings import (
 from typing_literalstring.analysis.literal_errors import (
     is_no_matching_overload,
     names_a_str_method,
+    names_an_operator,
 )
 from typing_literalstring.analysis.parsed import Parsed, parse_all
 from typing_literalstring.analysis.report_any import unverified_findings
@@ -225,6 +226,7 @@ def run_check(
             and error_key(d) not in about
             and error_key(d) not in from_stubs
             and not names_a_str_method(d)
+            and not names_an_operator(d)
             and not fails_for_another_reason(d, tightened)
         ]
         if unsure and checker.reveals_overload_callees:
