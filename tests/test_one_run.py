@@ -4,6 +4,7 @@ checked in the originals' place, and every message maps back to the original's p
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import re
 import subprocess
 
 from . import util
@@ -172,3 +174,37 @@ def test_a_subscript_without_a_matching_overload_is_not_revealed(
     assert result.checker_runs == [("tightened", 1)]
     assert result.findings == []
     assert any("__getitem__" in d.message for d in result.other)
+
+
+def test_every_statement_is_found_without_walking_expressions() -> None:
+    """``all_statements`` (fingerprints, suppressions, fix hints) visits statement blocks only:
+    the same statements as ``ast.walk`` finds, on the standard library's largest modules."""
+    import ast
+    import inspect
+    import typing
+
+    from typing_literalstring.analysis.statements import all_statements
+
+    source = "match x:\n    case 1:\n        try:\n            pass\n"
+    source += "        except E:\n            y = 1\n        finally:\n            z = 2\n"
+    for text in (source, inspect.getsource(typing), inspect.getsource(subprocess)):
+        tree = ast.parse(text)
+        walked = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+        assert sorted(map(id, all_statements(tree))) == sorted(map(id, walked))
+
+
+def test_verbose_says_what_the_checker_cost(
+    tmp_path: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The benchmark tells the tool's own time and memory from the checker's with this line."""
+    from typing_literalstring.commands.cli import main
+
+    _installed("pyright")
+    _project(tmp_path)
+    assert main(["check", "--verbose", "--cache-dir", str(cache_dir), str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(
+        r"1 checker run: tightened \(3 files\); [\d.]+ s in the checker; peak memory \d+ MB "
+        r"ours, \d+ MB the checker's",
+        err,
+    ), err

@@ -105,6 +105,7 @@ class CheckResult:
     # The checker runs this check started, in order: (what for, how many files).  One is the
     # goal; each comparison or probe adds one (--verbose lists them).
     checker_runs: list[tuple[str, int]] = field(default_factory=lambda: [])
+    checker_seconds: list[float] = field(default_factory=lambda: [])  # each run's wall time
 
     def by_family(self) -> Counter[str]:
         return Counter(f.rule.family for f in self.findings)

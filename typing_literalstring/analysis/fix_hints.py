@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
+from typing_literalstring.analysis.statements import all_statements
 from typing_literalstring.specs.sinks import (
     LOGGING,
     LOGGING_MESSAGE,
@@ -103,7 +104,7 @@ def declared_str(tree: ast.Module) -> frozenset[str]:
     whose annotation widens them, found once per file."""
     return frozenset(
         name
-        for node in ast.walk(tree)
+        for node in all_statements(tree)
         if isinstance(node, ast.AnnAssign)
         and isinstance(node.annotation, ast.Name)
         and node.annotation.id == "str"

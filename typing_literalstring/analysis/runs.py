@@ -3,6 +3,7 @@ errors of a run keyed alike."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence, Tuple
@@ -53,6 +54,7 @@ class Runs:
     # the user cache (--cache-dir) and the project root; None: a fresh cache per run.
     incremental: tuple[Path | None, Path] | None = None
     started: list[tuple[str, int]] = field(default_factory=lambda: [])  # shared by replace()
+    seconds: list[float] = field(default_factory=lambda: [])  # each run's wall time, the same
 
     def run(
         self,
@@ -82,8 +84,23 @@ class Runs:
                 for p in extra_paths
             ]
             kept = incremental_cache(cache_dir, *key)
+        began = time.perf_counter()
+        try:
+            return self._run(files, name, extra_paths, overlay, kept, shadows)
+        finally:
+            self.seconds.append(time.perf_counter() - began)
+
+    def _run(
+        self,
+        files: list[str],
+        name: str,
+        extra_paths: Sequence[Path],
+        overlay: Path | None,
+        kept: Path | None,
+        shadows: Mapping[Path, Path] | None,
+    ) -> RunResult:
         return self.checker.run(
-            [Path(f) for f in sorted(files)],
+            [Path(f) for f in files],
             python_version=self.python_version,
             overlay=overlay,
             workdir=self.workdir / name,

