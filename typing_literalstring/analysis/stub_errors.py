@@ -172,11 +172,38 @@ def judge_sink_errors(
         called_as = call.called_as
         verdicts = own_sinks.judge_call(diagnostics, called_as, checker, ambiguous)
         for diagnostic, verdict in zip(diagnostics, verdicts):
+            if verdict is own_sinks.Verdict.UNSURE and _imported_from_ours(
+                call, diagnostic, parsed[diagnostic.path], ambiguous
+            ):
+                verdict = own_sinks.Verdict.OURS
             if verdict is own_sinks.Verdict.OURS:
                 ours.add(error_key(diagnostic))
             elif verdict is own_sinks.Verdict.UNSURE:
                 unsure.add(diagnostic.path)
     return ours, unsure
+
+
+def _imported_from_ours(
+    call: SinkCall, diagnostic: Diagnostic, entry: Parsed, ambiguous: set[str]
+) -> bool:
+    """Whether an error that names a tightened third-party parameter, but not its module, is at
+    a callee the file imports from that very module (datasette: `from markupsafe import
+    Markup`; `Markup(html)` says only `"__new__"`).  Then it is ours, and no untightened run is
+    needed to tell it from a same-named LiteralString parameter of another library (psycopg
+    3's `sql.SQL` against psycopg2's): that one is imported from elsewhere."""
+    if is_no_matching_overload(diagnostic) or call.called_as in ambiguous:
+        return False
+    named = own_sinks.matching(diagnostic, call.called_as)
+    if not named:
+        return False
+    root, _, rest = call.callee.strip().partition(".")
+    imported = entry.names.get(root)
+    if imported is None:
+        return False
+    qualified = f"{imported}.{rest}" if rest else imported
+    return any(
+        qualified == ".".join(p for p in (t.module, t.owner or t.function) if p) for t in named
+    )
 
 
 # The untightened run checks only some files, so a checker may infer less about code they
