@@ -26,7 +26,9 @@ from typing_literalstring.commands import EXIT_ERROR, EXIT_OK
 from typing_literalstring.commands.check import UsageError
 from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.project import choose_environment, find_root
+from typing_literalstring.core.safe_write import write_text_atomically
 from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.cache import incremental_cache
 
 # Line 5: an error iff the checker enforces LiteralString.  Line 6: no error iff its typeshed has
 # the Appendix C overloads (upper() of a LiteralString is LiteralString).
@@ -67,15 +69,33 @@ class Diagnosis:
 
 
 def _error_lines(checker: Checker, source: str, work: Path, project: Path | None) -> set[int]:
-    probe = work / "probe.py"
-    probe.write_text(source, encoding="utf-8")
+    target = None if project else ".".join(map(str, checker.newest_target))
+    # mypy's incremental cache kept in the user cache, as check keeps it: a second doctor
+    # rereads the standard library's types instead of analysing them again (19 s to 2 s).
+    kept = incremental_cache(
+        None, "doctor-probe", checker.name, checker.version(), work.name, str(project), str(target)
+    )
+    probe = _stable_probe(kept, source)
     result = checker.run(
         [probe],
-        python_version=None if project else ".".join(map(str, checker.newest_target)),
+        python_version=target,
         workdir=work / "run",
         project=project,
+        incremental_cache=kept,
     )
     return {d.line for d in result.diagnostics if d.severity == "error" and d.path == str(probe)}
+
+
+def _stable_probe(kept: Path, source: str) -> Path:
+    """The probe file, at the same place for every run with this cache: mypy replays a cached
+    module's errors under the path it had when they were found, so a probe in a new temporary
+    folder each time had its errors filed under the old one, and doctor said mypy enforces
+    nothing on its second run."""
+    probe = kept.parent / f"{kept.name}-probe" / "probe.py"
+    probe.parent.mkdir(parents=True, exist_ok=True)
+    if not probe.is_file() or probe.read_text(encoding="utf-8") != source:
+        write_text_atomically(probe, source, prefix=".probe-")
+    return probe.resolve()
 
 
 def _appendix_c_in_files(checker: Checker) -> int | None:
@@ -308,10 +328,17 @@ def _probe_arguments(tree: ast.Module, owner: str | None, name: str, parameter: 
 def _literal_error_lines(
     checker: Checker, source: str, work: Path, project: Path, python: Path
 ) -> set[int]:
-    probe = work / "probe.py"
-    probe.write_text(source, encoding="utf-8")
+    kept = incremental_cache(
+        None, "doctor-probe", checker.name, checker.version(), str(project), str(python)
+    )
+    probe = _stable_probe(kept, source)
     result = checker.run(
-        [probe], python_version=None, workdir=work / "run", project=project, python=python
+        [probe],
+        python_version=None,
+        workdir=work / "run",
+        project=project,
+        python=python,
+        incremental_cache=kept,
     )
     name = "mypy+plugin" if checker.name == "mypy" else checker.name
     return {
