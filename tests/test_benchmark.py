@@ -28,12 +28,27 @@ def test_corpus_cases_are_labelled() -> None:
 def test_scores_count_each_case_once() -> None:
     cases = {f"/c/{n}": c for n, c in enumerate(benchmark.load_cases()[:6])}
     run = benchmark.ToolRun("t", "1", 0.0)
-    for copy, case in cases.items():
-        run.flagged[copy] = {benchmark.FINDING_FAMILY.get(case.family, case.family)}  # all
+    for copy, case in cases.items():  # every case flagged on its sink line
+        run.flagged[copy] = {
+            (benchmark.FINDING_FAMILY.get(case.family, case.family), case.sink_line)
+        }
     for family in benchmark.FAMILIES:
         s = benchmark.score(run, cases, family)
         assert s.fn == s.tn == 0
         assert s.tp + s.fp == sum(1 for c in cases.values() if c.family == family)
+
+
+def test_a_finding_away_from_the_sink_line_is_no_detection() -> None:
+    """Each case names its sink line; a finding of its family elsewhere in the file (another
+    call, a helper) is not a detection of that sink."""
+    case = next(c for c in benchmark.load_cases() if c.label == "vulnerable")
+    family = benchmark.FINDING_FAMILY.get(case.family, case.family)
+    first, last = case.sink_span
+    assert first <= case.sink_line <= last
+    elsewhere = benchmark.ToolRun("t", "1", 0.0, {"/c": {(family, last + 1)}})
+    on_it = benchmark.ToolRun("t", "1", 0.0, {"/c": {(family, first)}})
+    assert not elsewhere.flags("/c", case)
+    assert on_it.flags("/c", case)
 
 
 def test_detection_on_three_cases(tmp_path: Path) -> None:
