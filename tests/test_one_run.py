@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-import re
 import subprocess
 
 from . import util
