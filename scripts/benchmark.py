@@ -62,6 +62,12 @@ FAMILIES = ("sql", "shell", "logging", "sql-thirdparty", "template", "markup")
 # A case family whose findings are another family's: third-party SQL drivers are SQL.
 FINDING_FAMILY = {"sql-thirdparty": "sql"}
 ENFORCING = ("pyright", "basedpyright", "ty", "zuban", "pyrefly", "mypy")
+SCORING = (
+    "A tool detects a case when it reports a finding of the case's family on the case's sink "
+    "statement (the line its `# sink-line:` header names, or another line of that statement). "
+    "bandit's B608 and ruff's S608 report the line that builds an SQL string, which is often "
+    'not the sink\'s (`q = f"..."`, then `cur.execute(q)`): such a report is not counted.'
+)
 PYTHON = "3.12"  # the target every checker is run for
 # Real code that is not ours and uses sqlite3, subprocess and logging: sdists from PyPI.
 PROJECTS = {
@@ -744,6 +750,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for f in FAMILIES
         )
         lines += ["", "## Detection", "", f"Corpus: `benchmarks/corpus/` ({described}).", ""]
+        lines += [SCORING, ""]
         lines += detection_table(runs, copies)
         missed = mistakes(runs, copies)
         if missed:
