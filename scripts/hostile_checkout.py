@@ -388,7 +388,7 @@ def cache_base(env: dict[str, str]) -> Path:
 
 
 def user_cache(env: dict[str, str]) -> Path:
-    """Where `check` keeps its overlays (typing_literalstring/cache.py, cache_root)."""
+    """Where `check` keeps its overlays (typing_literalstring/specs/cache.py, cache_root)."""
     if env.get("TYPING_LITERALSTRING_CACHE"):
         return Path(env["TYPING_LITERALSTRING_CACHE"])
     return cache_base(env) / TOOL
