@@ -145,7 +145,10 @@ def test_overlay_files_add_no_errors(name: str, profile: str, tmp_path: Path) ->
         expected = _errors(checker, base, files(base), target, work / "base")
         assert _errors(checker, overlay.root, files(overlay.root), target, work / "new") == expected
 
-    # The same check sees an error planted in the overlay, so its agreement above means something.
+    # The same check sees an error planted in the overlay, so its agreement above means something
+    # (a property of the check, not of the profile: shown once per checker, to spare CI 30 s).
+    if profile != "default":
+        return
     with (overlay.root / "subprocess.pyi").open("a") as stub:
         stub.write("def planted(x: NoSuchType) -> None: ...\n")
     planted = _errors(checker, overlay.root, files(overlay.root), "3.12", tmp_path / "planted")
