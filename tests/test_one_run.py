@@ -224,3 +224,35 @@ def test_a_sink_imported_from_its_tightened_module_needs_no_comparison_run(
     result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir)
     assert result.checker_runs == [("tightened", 1)]
     assert [(f.line, f.rule.id) for f in result.findings] == [(5, "LS402")]
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy+plugin", "ty"])
+def test_the_version_of_a_checker_in_our_environment_starts_no_process(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pyright --version` started node for 0.3 to 0.6 s on every check, only for a cache key;
+    the distribution beside us says the same (measured for all six)."""
+    _installed(name)
+    checker = CHECKERS[name]
+    asked = checker._ask_version()  # pyright: ignore[reportPrivateUsage]
+    started: list[list[str]] = []
+
+    def counted(command: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:  # noqa: ANN401
+        started.append(list(command))
+        return subprocess.CompletedProcess(command, 1, "", "")
+
+    monkeypatch.setattr(base, "_VERSION_OF", {})
+    monkeypatch.setattr(base, "run_process", counted)
+    assert checker.version() == asked
+    assert started == []
+
+
+def test_a_forced_pyright_release_is_asked_for_its_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pyright-python runs another release when told to: then only pyright knows."""
+    _installed("pyright")
+    monkeypatch.setattr(base, "_VERSION_OF", {})
+    monkeypatch.setenv("PYRIGHT_PYTHON_FORCE_VERSION", "1.1.300")
+    checker = CHECKERS["pyright"]
+    assert checker._installed_version(checker.executable()) is None  # pyright: ignore[reportPrivateUsage]

@@ -191,6 +191,7 @@ class MypyPlugin(Mypy):
 
     name = "mypy+plugin"
     distribution = "typing-literalstring[mypy]"
+    version_distribution = "mypy"  # the plugin runs the mypy installed beside us
     plugin_module = "typing_literalstring.mypy"
     # The error code of the plugin's own failure on a module (marker.PLUGIN_FAILURE).
     failure_code = "literal-string-plugin"

@@ -17,6 +17,8 @@ class Pyright(Checker):
     checks_past_syntax_errors = True
     reveals_overload_callees = True
     distribution = "pyright[nodejs]"
+    # pyright-python's settings that run another pyright release than the wrapper's own.
+    version_overrides = ("PYRIGHT_PYTHON_FORCE_VERSION", "PYRIGHT_PYTHON_PYLANCE_VERSION")
     bundled_typeshed = "pyright/dist/dist/typeshed-fallback"
     # Where a project keeps its pyright settings, in the order pyright itself looks.
     project_configs = ("pyrightconfig.json", "pyproject.toml")
