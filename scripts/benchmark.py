@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
@@ -49,6 +49,7 @@ from scripts.plugin_real_code import HEADING as PLUGIN_REAL_CODE_HEADING  # noqa
 from scripts.plugin_real_code import fetch_sdist  # noqa: E402
 from scripts.plugin_real_code import run as plugin_real_code  # noqa: E402
 from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
+from typing_literalstring.analysis.statements import all_statements  # noqa: E402
 from typing_literalstring.checkers import CHECKERS, Checker, enforcing  # noqa: E402
 from typing_literalstring.commands.check import run_check  # noqa: E402
 from typing_literalstring.core.project import find_root, python_files, search_paths  # noqa: E402
@@ -121,17 +122,17 @@ class Case:
         """The lines of the innermost statement holding the sink line: a finding counts for the
         case only there (a multi-line call may be reported on any of its lines)."""
         tree = ast.parse(self.path.read_text(encoding="utf-8"))
-        best = (self.sink_line, self.sink_line)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.stmt) and node.lineno <= self.sink_line:
-                end = node.end_lineno or node.lineno
-                inner = (node.lineno, end)
-                body = getattr(node, "body", None)
-                if isinstance(body, list) and body and body[0].lineno > node.lineno:
-                    inner = (node.lineno, body[0].lineno - 1)  # a compound's header only
-                if inner[0] <= self.sink_line <= inner[1] and inner[0] >= best[0]:
-                    best = inner
-        return best
+        best: tuple[int, int] | None = None
+        for node in all_statements(tree):
+            first, last = node.lineno, node.end_lineno or node.lineno
+            body: object = getattr(node, "body", None)
+            if isinstance(body, list) and body:
+                block = cast("list[ast.stmt]", body)
+                if block[0].lineno > first:
+                    last = block[0].lineno - 1  # a compound statement: its header only
+            if first <= self.sink_line <= last and (best is None or first >= best[0]):
+                best = (first, last)
+        return best or (self.sink_line, self.sink_line)
 
 
 def load_cases(corpus: Path = CORPUS) -> list[Case]:
