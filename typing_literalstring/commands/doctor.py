@@ -19,6 +19,7 @@ from typing_literalstring.checkers import (
     Checker,
     Mypy,
     MypyPlugin,
+    RunResult,
     enforcing,
     mypy_config,
 )
@@ -70,10 +71,32 @@ class Diagnosis:
 
 def _error_lines(checker: Checker, source: str, work: Path, project: Path | None) -> set[int]:
     target = None if project else ".".join(map(str, checker.newest_target))
-    # mypy's incremental cache kept in the user cache, as check keeps it: a second doctor
-    # rereads the standard library's types instead of analysing them again (19 s to 2 s).
+    probe, result = _probe_run(checker, source, work, project, target, None, work.name)
+    return {d.line for d in result.diagnostics if d.severity == "error" and d.path == str(probe)}
+
+
+def _probe_run(
+    checker: Checker,
+    source: str,
+    work: Path,
+    project: Path | None,
+    target: str | None,
+    python: Path | None,
+    kind: str,
+) -> tuple[Path, RunResult]:
+    """One run of ``checker`` on a probe holding ``source``.  mypy's incremental cache is kept
+    in the user cache, as check keeps it (a second doctor rereads the standard library's types
+    instead of analysing them again: 19 s to 2 s), one per probe ``kind``, project, target and
+    environment."""
     kept = incremental_cache(
-        None, "doctor-probe", checker.name, checker.version(), work.name, str(project), str(target)
+        None,
+        "doctor-probe",
+        checker.name,
+        checker.version(),
+        kind,
+        str(project),
+        str(target),
+        str(python),
     )
     probe = _stable_probe(kept, source)
     result = checker.run(
@@ -81,9 +104,10 @@ def _error_lines(checker: Checker, source: str, work: Path, project: Path | None
         python_version=target,
         workdir=work / "run",
         project=project,
+        python=python,
         incremental_cache=kept,
     )
-    return {d.line for d in result.diagnostics if d.severity == "error" and d.path == str(probe)}
+    return probe, result
 
 
 def _stable_probe(kept: Path, source: str) -> Path:
@@ -328,18 +352,7 @@ def _probe_arguments(tree: ast.Module, owner: str | None, name: str, parameter: 
 def _literal_error_lines(
     checker: Checker, source: str, work: Path, project: Path, python: Path
 ) -> set[int]:
-    kept = incremental_cache(
-        None, "doctor-probe", checker.name, checker.version(), str(project), str(python)
-    )
-    probe = _stable_probe(kept, source)
-    result = checker.run(
-        [probe],
-        python_version=None,
-        workdir=work / "run",
-        project=project,
-        python=python,
-        incremental_cache=kept,
-    )
+    probe, result = _probe_run(checker, source, work, project, None, python, "third-party")
     name = "mypy+plugin" if checker.name == "mypy" else checker.name
     return {
         d.line
