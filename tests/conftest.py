@@ -3,6 +3,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,3 +37,21 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One overlay cache per test file: each test would otherwise build the overlays again."""
     return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture
+def checker_processes(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The command of every checker process started from now on, the version query aside:
+    Checker._start, the one place checker processes start, calls run_process by this name."""
+    from typing_literalstring.checkers import base, processes
+
+    started: list[list[str]] = []
+    real = processes.run_process
+
+    def counted(command: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:  # noqa: ANN401
+        if "--version" not in command:
+            started.append(list(command))
+        return real(command, **kwargs)
+
+    monkeypatch.setattr(base, "run_process", counted)
+    return started

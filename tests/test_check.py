@@ -535,23 +535,15 @@ def test_a_stdlib_sink_is_not_named_after_a_third_party_one_that_reads_alike(
 
 @pytest.mark.parametrize("name", ["pyright", "mypy"])
 def test_verbose_counts_every_checker_process_a_check_starts(
-    name: str, cache_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    name: str,
+    cache_dir: Path,
+    checker_processes: list[list[str]],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Issue 26 measures a check in checker runs (the goal is one): the count --verbose
     prints is the number of checker processes started, the version query aside."""
     _checker(name)
-    from typing_literalstring.checkers import base, processes
-
-    started: list[list[str]] = []
-    real = processes.run_process
-
-    def counted(command: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:  # noqa: ANN401
-        if "--version" not in command:
-            started.append(list(command))
-        return real(command, **kwargs)
-
-    # Checker._start, the one place checker processes start, calls it by this name.
-    monkeypatch.setattr(base, "run_process", counted)
+    started = checker_processes
     status, _, err = _check(
         ["--checker", name, "--verbose", "--cache-dir", str(cache_dir), str(VULNERABLE)], capsys
     )

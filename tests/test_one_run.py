@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring.checkers import CHECKERS, base, processes
+from typing_literalstring.checkers import CHECKERS, base
 from typing_literalstring.commands import EXIT_FINDINGS
 from typing_literalstring.commands.check import run_check
 from typing_literalstring.core.source_edits import insert_at
@@ -59,22 +59,14 @@ def _installed(name: str) -> None:
     "name", ["pyright", "basedpyright", "mypy+plugin", "ty", "zuban", "pyrefly"]
 )
 def test_a_check_starts_one_checker_process(
-    name: str, profile: str, tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+    name: str, profile: str, tmp_path: Path, cache_dir: Path, checker_processes: list[list[str]]
 ) -> None:
     """A project with a SQL sink, a shell in an argument list and a logging call with only
     ``*args``, in a package with relative imports: one checker process, the version query
     aside (two before: the probes had a run of their own)."""
     _installed(name)
     helpers = _project(tmp_path)
-    started: list[list[str]] = []
-    real = processes.run_process
-
-    def counted(command: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:  # noqa: ANN401
-        if "--version" not in command:
-            started.append(list(command))
-        return real(command, **kwargs)
-
-    monkeypatch.setattr(base, "run_process", counted)
+    started = checker_processes
     result = run_check(CHECKERS[name], [tmp_path], profile=profile, cache_dir=cache_dir)
     assert len(started) == 1, result.checker_runs
     assert result.checker_runs == [("tightened", 3)]
