@@ -335,7 +335,7 @@ def test_a_file_rewritten_during_the_check_is_an_error_not_a_mixed_result(
 
 
 def test_digests_notice_a_change(tmp_path: Path) -> None:
-    from typing_literalstring.commands import check
+    from typing_literalstring.analysis import parsed
     from typing_literalstring.core import sources
 
     path = tmp_path / "a.py"
@@ -345,4 +345,4 @@ def test_digests_notice_a_change(tmp_path: Path) -> None:
     assert sources.digests([path]) == before  # touched, not changed
     path.write_text("x = 2\n", "utf-8")
     assert sources.digests([path]) != before
-    assert check.FilesChangedError.__mro__[1].__name__ == "TypingLiteralStringError"
+    assert parsed.FilesChangedError.__mro__[1].__name__ == "TypingLiteralStringError"

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 from dataclasses import dataclass
-from typing import Collection
+from typing import Callable, Collection
 
 from typing_literalstring.analysis.literal_errors import Callee
+from typing_literalstring.analysis.statements import all_statements
 from typing_literalstring.specs.sinks import callee_name
 
 
@@ -35,23 +37,55 @@ def contains(node: ast.AST, line: int, column: int) -> bool:
 
 
 class Sites:
-    """A file's functions, calls and returns, gathered in one walk of its syntax tree.
+    """A file's functions, and the calls and returns of the statements asked about.
 
-    A file with many errors is asked where each falls; walking the tree for each one made this
-    the slowest step of ``check`` on large modules.
+    A file with many errors is asked where each falls.  Walking the whole tree for each one,
+    then once for all, were the slowest steps of ``check`` on large modules: the statements
+    are listed without visiting an expression (``all_statements``), and only the expressions
+    of a statement that holds an error are walked, once.  ``keep``: the calls that count
+    (``--report-any`` leaves out the probes its copy adds).
     """
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        self.calls: list[ast.Call] = []
-        self.returns: list[ast.expr] = []
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.functions.append(node)
-            elif isinstance(node, ast.Call):
-                self.calls.append(node)
-            elif isinstance(node, ast.Return) and node.value is not None:
-                self.returns.append(node.value)
+    def __init__(self, tree: ast.Module, keep: Callable[[ast.Call], bool] | None = None) -> None:
+        self._tree = tree
+        self._keep = keep
+        self._statements = all_statements(tree)
+        self.functions = [
+            s for s in self._statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+        self._walked: dict[int, tuple[list[ast.Call], list[ast.expr]]] = {}
+
+    @functools.cached_property
+    def calls(self) -> list[ast.Call]:
+        """Every call of the file, in the order ``ast.walk`` finds them."""
+        return [
+            n
+            for n in ast.walk(self._tree)
+            if isinstance(n, ast.Call) and (self._keep is None or self._keep(n))
+        ]
+
+    def calls_on(self, line: int) -> list[ast.Call]:
+        """The calls of the statements that hold ``line``."""
+        return [c for s in self._holding(line) for c in self._expressions(s)[0]]
+
+    def _holding(self, line: int) -> list[ast.stmt]:
+        return [s for s in self._statements if _first_line(s) <= line <= (s.end_lineno or 0)]
+
+    def _expressions(self, statement: ast.stmt) -> tuple[list[ast.Call], list[ast.expr]]:
+        """The calls and returned values of a statement, its nested blocks left out (their
+        own statements are walked when they hold a line)."""
+        walked = self._walked.get(id(statement))
+        if walked is None:
+            calls: list[ast.Call] = []
+            returns: list[ast.expr] = []
+            if isinstance(statement, ast.Return) and statement.value is not None:
+                returns.append(statement.value)
+            for node in _own_parts(statement):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call) and (self._keep is None or self._keep(inner)):
+                        calls.append(inner)
+            walked = self._walked[id(statement)] = (calls, returns)
+        return walked
 
     def at(self, line: int, column: int, callee: str | None = None) -> Site:
         """The innermost call holding (line, column) outside its callee, else the statement kind.
@@ -69,7 +103,8 @@ class Sites:
                 function = definition
         candidates: list[ast.Call] = []
         holders: list[ast.Call] = []  # the calls with an argument at (line, column)
-        for node in self.calls:
+        holding = self._holding(line)
+        for node in (c for s in holding for c in self._expressions(s)[0]):
             if not node.lineno <= line <= (node.end_lineno or node.lineno):
                 continue
             # A keyword argument from its name on (ty points there); Python 3.8's keyword
@@ -97,8 +132,39 @@ class Sites:
         best_call = max(named or candidates, key=_start, default=None)
         if best_call is not None:
             return Site("argument", best_call, function)
-        kind = "return" if any(contains(r, line, column) for r in self.returns) else "assignment"
+        returns = (r for s in holding for r in self._expressions(s)[1])
+        kind = "return" if any(contains(r, line, column) for r in returns) else "assignment"
         return Site(kind, None, function)
+
+
+def _first_line(statement: ast.stmt) -> int:
+    """A statement's first line: its decorators' when it has some."""
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
+    return min([statement.lineno, *(d.lineno for d in decorators)])
+
+
+# A statement's fields that hold its nested blocks, walked as statements of their own.
+_BLOCKS = frozenset({"body", "orelse", "finalbody"})
+
+
+def _own_parts(statement: ast.stmt) -> list[ast.AST]:
+    """The parts of a statement outside its nested blocks: an ``if``'s test, a ``def``'s
+    decorators and defaults, an ``except``'s type, a ``case``'s pattern and guard."""
+    parts: list[ast.AST] = []
+    for name, value in ast.iter_fields(statement):
+        if name in _BLOCKS:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, (ast.ExceptHandler, ast.match_case if _HAS_MATCH else ())):
+                parts.extend(
+                    v for f, v in ast.iter_fields(item) if f != "body" and isinstance(v, ast.AST)
+                )
+            elif isinstance(item, ast.AST):
+                parts.append(item)
+    return parts
+
+
+_HAS_MATCH = hasattr(ast, "match_case")
 
 
 def _start(node: ast.AST) -> tuple[int, int]:

@@ -21,14 +21,20 @@ from typing_literalstring.checkers import (
     Diagnostic,
 )
 from typing_literalstring.core import grammar, sources
+from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.project import (
     module_name,
 )
+from typing_literalstring.core.source_edits import byte_offsets
 from typing_literalstring.specs.sinks import (
     SinkCall,
     find_sink_calls,
     innermost_sink_call,
 )
+
+
+class FilesChangedError(TypingLiteralStringError):
+    """A checked file changed while the check ran."""
 
 
 @dataclass
@@ -50,8 +56,26 @@ class Parsed:
 
     @functools.cached_property
     def sink_calls(self) -> list[SinkCall]:
-        """Found when first asked for: most files have no error at all."""
-        return find_sink_calls(self.sites.calls, self.source, self.names)
+        """Every sink call of the file, found when first asked for (``--report-any``)."""
+        return find_sink_calls(self.sites.calls, self.source, self.names, self._encoded)
+
+    def sink_calls_on(self, line: int) -> list[SinkCall]:
+        """The sink calls of the statements that hold ``line``: most files have no error, and
+        a file with errors is asked about a few of its lines."""
+        found = self._sink_calls_on.get(line)
+        if found is None:
+            calls = self.sites.calls_on(line)
+            found = find_sink_calls(calls, self.source, self.names, self._encoded)
+            self._sink_calls_on[line] = found
+        return found
+
+    @functools.cached_property
+    def _sink_calls_on(self) -> dict[int, list[SinkCall]]:
+        return {}
+
+    @functools.cached_property
+    def _encoded(self) -> tuple[bytes, list[int]]:
+        return self.source.encode("utf-8"), byte_offsets(self.source)
 
     @functools.cached_property
     def names(self) -> dict[str, str]:
@@ -119,4 +143,24 @@ def parse_all(
 
 
 def sink_call_of(parsed: Parsed, diagnostic: Diagnostic) -> SinkCall | None:
-    return innermost_sink_call(parsed.sink_calls, diagnostic.line, diagnostic.column)
+    return innermost_sink_call(
+        parsed.sink_calls_on(diagnostic.line), diagnostic.line, diagnostic.column
+    )
+
+
+def refuse_changed_files(before: dict[Path, str], parsed: dict[str, Parsed]) -> None:
+    """A file rewritten while the checker ran may have been checked in another version than
+    the one we read: its findings could name lines that are not there.  Never mix the two.
+    ``before``: each file's digest taken before the checker started; the checker read the
+    file after that and before now, we read it in between, so three equal digests mean one
+    version (short of a change made and undone within the run)."""
+    now = sources.digests(before)
+    read = {e.read.path: e.read.digest for e in parsed.values() if e.read is not None}
+    moved = [p for p in before if now[p] != before[p] or read.get(p, before[p]) != before[p]]
+    if moved:
+        shown = ", ".join(str(p) for p in moved[:5]) + (" ..." if len(moved) > 5 else "")
+        raise FilesChangedError(
+            f"{len(moved)} file(s) changed while they were being checked ({shown}): the "
+            "checker and the analysis may have read different versions. Run check again when "
+            "nothing is writing to the project (an editor saving, a formatter, a build)"
+        )

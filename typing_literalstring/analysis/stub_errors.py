@@ -12,6 +12,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from typing_literalstring.analysis import (
     callees,
@@ -23,6 +24,7 @@ from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
     names_a_str_method,
+    names_an_operator,
     notes_name_literal_string,
 )
 from typing_literalstring.analysis.parsed import Parsed, sink_call_of
@@ -40,6 +42,48 @@ from typing_literalstring.core.project import (
 from typing_literalstring.specs.sinks import (
     SinkCall,
 )
+
+
+def judge(
+    run: RunResult,
+    tightened: list[Diagnostic],
+    parsed: dict[str, Parsed],
+    runs: Runs,
+    root: Path,
+    stdlib: Stdlib,
+    untightened: Callable[[], Path],
+    progress: Callable[[str], None],
+) -> tuple[set[Key], set[Key]]:
+    """The tightened run's errors that our stubs caused, and those about a LiteralString.
+
+    Errors at calls to our sinks may come from our stubs.  Most say so themselves; the files
+    with one that does not are compared with a run on the untightened stubs (``untightened``
+    gives their overlay), and a "no overload matches" that names no LiteralString is settled
+    by asking the checker for the callee's type."""
+    checker = runs.checker
+    from_stubs, at_sinks = judge_sink_errors(tightened, parsed, checker.name)
+    if at_sinks:
+        progress(f"comparing {len(at_sinks)} files with the untightened stubs")
+        search = search_paths(root)
+        stock = runs.run(at_sinks, "untightened", search, untightened(), stock=True)
+        from_stubs |= stub_errors(tightened, stock, at_sinks)
+    about = about_literal_strings(run, tightened, from_stubs, checker.name)
+    unsure = [
+        d
+        for d in tightened
+        if is_no_matching_overload(d)
+        and error_key(d) not in about
+        and error_key(d) not in from_stubs
+        and not names_a_str_method(d)
+        and not names_an_operator(d)
+        and not fails_for_another_reason(d, tightened)
+    ]
+    if unsure and checker.reveals_overload_callees:
+        progress(
+            f"asking {checker.name} which of {len(unsure)} overloaded callees take LiteralString"
+        )
+        about |= revealed_literal_callees(runs, unsure, parsed, root, stdlib)
+    return from_stubs, about
 
 
 def about_literal_strings(

@@ -99,8 +99,7 @@ class _Placement:
 
     def __init__(self, copy: Substituted, tree: ast.Module, source: str) -> None:
         copied = ast.parse(copy.source)
-        self.sites = callees.Sites(copied)
-        self.sites.calls = [c for c in self.sites.calls if not _is_probe(c)]
+        self.sites = callees.Sites(copied, keep=lambda c: not _is_probe(c))
         in_copy, originals = original_calls(copied), all_calls(tree)
         if len(in_copy) != len(originals):
             raise CopyError(

@@ -22,7 +22,7 @@ import argparse
 import shutil
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
@@ -35,22 +35,10 @@ from typing_literalstring.analysis.findings import (
     Unparsable,
     sorted_findings,
 )
-from typing_literalstring.analysis.literal_errors import (
-    is_no_matching_overload,
-    names_a_str_method,
-    names_an_operator,
-)
-from typing_literalstring.analysis.parsed import Parsed, parse_all
+from typing_literalstring.analysis.parsed import Parsed, parse_all, refuse_changed_files
 from typing_literalstring.analysis.report_any import unverified_findings
-from typing_literalstring.analysis.runs import Runs, error_key, errors_in
-from typing_literalstring.analysis.stub_errors import (
-    about_literal_strings,
-    fails_for_another_reason,
-    judge_sink_errors,
-    refuse_plugin_failures,
-    revealed_literal_callees,
-    stub_errors,
-)
+from typing_literalstring.analysis.runs import Runs, errors_in
+from typing_literalstring.analysis.stub_errors import judge, refuse_plugin_failures
 from typing_literalstring.checkers import (
     Checker,
     Mypy,
@@ -61,22 +49,18 @@ from typing_literalstring.checkers import (
 )
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.core import sources
-from typing_literalstring.core.errors import TypingLiteralStringError
+from typing_literalstring.core.errors import CheckerFailedError, TypingLiteralStringError
 from typing_literalstring.core.project import (
     choose_environment,
     common_root,
     python_files,
     search_paths,
 )
-from typing_literalstring.report import baseline, output
+from typing_literalstring.report import baseline, cost, output
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.cache import cached_overlay
 from typing_literalstring.specs.installed import imported_names
 from typing_literalstring.specs.overlay import UNTIGHTENED, stdlib_modules
-
-
-class FilesChangedError(TypingLiteralStringError):
-    """A checked file changed while the check ran."""
 
 
 class UsageError(TypingLiteralStringError):
@@ -176,9 +160,8 @@ def run_check(
         imports = imported_names(Path(p) for p in found)
         result.third_party = thirdparty.build(environment.python, profile, cache_dir, imports)
         runs = replace(runs, third_party=tuple(c.root for c in result.third_party if c.root))
-        # Parsing every file costs about as much as a fast checker's run.  Where a syntax
-        # error does not stop the checker, the files are parsed while it runs (it waits in
-        # another process); elsewhere the files that do not parse are left out of its run.
+        # Parsing every file costs about as much as a fast checker's run, so the files are
+        # parsed while the checker runs (it waits in another process).
         before = sources.digests(found.values())
         # Shells in argument lists and logging calls with only *args are judged by probes in
         # copies of their files, checked in the originals' place in the same run.
@@ -187,18 +170,8 @@ def run_check(
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         with ThreadPoolExecutor(max_workers=1) as pool:
             parsing = pool.submit(parse_all, list(found.values()), roots, host_grammar)
-            if not checker.checks_past_syntax_errors:
-                files = set(parsing.result()[0])
-            else:
-                files = set(found)
-            run: RunResult | None = None
-            if files:
-                progress(f"running {checker.name} on {len(files)} files")
-                copies = {p: c.copy.text for p, c in here.items() if p in files}
-                extra = [probes.probe_stub(runs)] if copies else []
-                run = runs.run_in_place(
-                    files, "tightened", search, extra, overlay.root, root, copies
-                )
+            progress(f"running {checker.name} on {len(found)} files")
+            run = _run_tightened(runs, set(found), here, search, overlay.root, root, parsing)
             parsed, unparsable = parsing.result()
             result.unparsable += unparsable
         result.files = len(parsed)
@@ -209,32 +182,13 @@ def run_check(
         run = replace(run, diagnostics=diagnostics)
         tightened = errors_in(run, files)
         refuse_plugin_failures(checker, tightened, cwd)
-        # Errors at calls to our sinks may come from our stubs.  Most say so themselves; the
-        # files with one that does not are compared with a run on the untightened stubs.
-        from_stubs, at_sinks = judge_sink_errors(tightened, parsed, checker.name)
-        if at_sinks:
-            progress(f"comparing {len(at_sinks)} files with the untightened stubs")
-            stock_overlay = cached_overlay(checker, UNTIGHTENED, cache_dir)
-            result.rebuilt_corrupt_cache |= stock_overlay.rebuilt_corrupt
-            stock = runs.run(at_sinks, "untightened", search, stock_overlay.root, stock=True)
-            from_stubs |= stub_errors(tightened, stock, at_sinks)
-        about = about_literal_strings(run, tightened, from_stubs, checker.name)
-        unsure = [
-            d
-            for d in tightened
-            if is_no_matching_overload(d)
-            and error_key(d) not in about
-            and error_key(d) not in from_stubs
-            and not names_a_str_method(d)
-            and not names_an_operator(d)
-            and not fails_for_another_reason(d, tightened)
-        ]
-        if unsure and checker.reveals_overload_callees:
-            progress(
-                f"asking {checker.name} which of {len(unsure)} overloaded callees take "
-                "LiteralString"
-            )
-            about |= revealed_literal_callees(runs, unsure, parsed, root, stdlib)
+
+        def untightened() -> Path:
+            stock = cached_overlay(checker, UNTIGHTENED, cache_dir)
+            result.rebuilt_corrupt_cache |= stock.rebuilt_corrupt
+            return stock.root
+
+        from_stubs, about = judge(run, tightened, parsed, runs, root, stdlib, untightened, progress)
         result.findings = classify(tightened, from_stubs, about, parsed, result, stdlib)
         apart = {p: c for p, c in probed.items() if p not in here and p in parsed}
         if apart:
@@ -252,28 +206,42 @@ def run_check(
             result.findings = sorted_findings(result.findings + unverified_)
         result.paths = sorted(parsed)
         finish_findings(result, parsed)
-        _refuse_changed_files(before, parsed)
+        refuse_changed_files(before, parsed)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
 
 
-def _refuse_changed_files(before: dict[Path, str], parsed: dict[str, Parsed]) -> None:
-    """A file rewritten while the checker ran may have been checked in another version than
-    the one we read: its findings could name lines that are not there.  Never mix the two.
-    ``before``: each file's digest taken before the checker started; the checker read the
-    file after that and before now, we read it in between, so three equal digests mean one
-    version (short of a change made and undone within the run)."""
-    now = sources.digests(before)
-    read = {e.read.path: e.read.digest for e in parsed.values() if e.read is not None}
-    moved = [p for p in before if now[p] != before[p] or read.get(p, before[p]) != before[p]]
-    if moved:
-        shown = ", ".join(str(p) for p in moved[:5]) + (" ..." if len(moved) > 5 else "")
-        raise FilesChangedError(
-            f"{len(moved)} file(s) changed while they were being checked ({shown}): the "
-            "checker and the analysis may have read different versions. Run check again when "
-            "nothing is writing to the project (an editor saving, a formatter, a build)"
-        )
+def _run_tightened(
+    runs: Runs,
+    files: set[str],
+    here: dict[str, probes.ProbedCopy],
+    search: Sequence[Path],
+    overlay: Path,
+    root: Path,
+    parsing: Future[tuple[dict[str, Parsed], list[Unparsable]]],
+) -> RunResult | None:
+    """The one checker run on ``files``, started while they are parsed.
+
+    mypy and pyrefly stop at a file with a syntax error: should one turn up (rare), the run
+    is made again without the files that do not parse."""
+
+    def run_on(files: set[str]) -> RunResult | None:
+        copies = {p: c.copy.text for p, c in here.items() if p in files}
+        extra = [probes.probe_stub(runs)] if copies else []
+        return runs.run_in_place(files, "tightened", search, extra, overlay, root, copies)
+
+    started: RunResult | CheckerFailedError | None = None
+    try:
+        started = run_on(files) if files else None
+    except CheckerFailedError as error:
+        started = error
+    parsed = set(parsing.result()[0])
+    if runs.checker.checks_past_syntax_errors or parsed >= files:
+        if isinstance(started, CheckerFailedError):
+            raise started
+        return started
+    return run_on(parsed) if parsed else None
 
 
 def _progress(message: str) -> None:
@@ -284,47 +252,6 @@ def _progress(message: str) -> None:
 
 def _say(message: str) -> None:
     print(f"typing-literalstring: {message}...", file=sys.stderr, flush=True)
-
-
-def _checker_runs(result: CheckResult) -> str:
-    """How many checker processes the check started, for what, and what they cost: the
-    benchmark (scripts/benchmark.py) tells the tool's own time and memory from the checker's
-    with it."""
-    runs = result.checker_runs
-    listed = ", ".join(f"{name} ({files} file{'s' if files != 1 else ''})" for name, files in runs)
-    said = f"{len(runs)} checker run{'s' if len(runs) != 1 else ''}" + (
-        f": {listed}" if runs else ""
-    )
-    own, checkers = _peak_memory()
-    return (
-        f"{said}; {sum(result.checker_seconds):.2f} s in the checker; peak memory "
-        f"{own} MB ours, {checkers} MB the checker's"
-    )
-
-
-def _peak_memory() -> tuple[int, int]:
-    """Peak resident memory in MB of this process and of its largest child (the checker).
-
-    Ours is the kernel's high-water mark of this program's own memory (VmHWM, Linux), not
-    ru_maxrss: that one keeps, across exec, the memory of the process that started us (242 MB
-    for every check the benchmark started).  The child's is ru_maxrss for want of better, so it
-    is at least our size when we started it."""
-    try:
-        import resource
-    except ImportError:  # Windows
-        return 0, 0
-    # ru_maxrss is in kilobytes on Linux, in bytes on macOS.
-    unit = 1 if sys.platform == "darwin" else 1024
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * unit
-    try:
-        status = Path("/proc/self/status").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        status = ""
-    for line in status.splitlines():
-        if line.startswith("VmHWM:"):
-            own = int(line.split()[1]) * 1024
-    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * unit
-    return own // 2**20, child // 2**20
 
 
 def command(args: argparse.Namespace) -> int:
@@ -341,30 +268,18 @@ def command(args: argparse.Namespace) -> int:
         platform=args.platform,
     )
     if args.verbose:
-        print(f"typing-literalstring: {_checker_runs(result)}", file=sys.stderr)
+        print(f"typing-literalstring: {cost.checker_runs(result)}", file=sys.stderr)
     if result.rebuilt_corrupt_cache:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
     chosen = Path(args.baseline) if args.baseline else None
-    baseline_path = chosen or result.project / baseline.DEFAULT
-    if args.write_baseline:
-        if result.unparsable:
-            raise UsageError(
-                "not writing the baseline: some files do not parse, so their findings are "
-                "unknown; fix them first"
-            )
-        count = baseline.record(result, baseline_path)
+    written = baseline.apply(result, chosen, args.write_baseline)
+    if written is not None:
+        count, path = written
         print(
             f"typing-literalstring: wrote {count} finding{'s' if count != 1 else ''} to the "
-            f"baseline {baseline_path}",
+            f"baseline {path}",
             file=sys.stderr,
         )
-    elif chosen is not None or baseline_path.is_file():
-        if not baseline_path.is_file():
-            raise UsageError(
-                f"no baseline at {baseline_path}: write one with `typing-literalstring check "
-                "--write-baseline`"
-            )
-        baseline.use(result, baseline_path)
     warn_unused = args.warn_unused_suppressions
     if args.format == "json":
         sys.stdout.write(output.as_json(result, args.show_other, warn_unused))

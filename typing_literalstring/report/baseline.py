@@ -152,3 +152,25 @@ def record(result: CheckResult, path: Path) -> int:
     result.baselined = result.findings
     result.findings = []
     return count
+
+
+def apply(result: CheckResult, chosen: Path | None, write: bool) -> tuple[int, Path] | None:
+    """``check``'s baseline: with ``write``, record the findings (how many, and where);
+    else set apart those the baseline (``chosen``, else the project's default one, if there)
+    accepts."""
+    path = chosen or result.project / DEFAULT
+    if write:
+        if result.unparsable:
+            raise BaselineError(
+                "not writing the baseline: some files do not parse, so their findings are "
+                "unknown; fix them first"
+            )
+        return record(result, path), path
+    if chosen is not None or path.is_file():
+        if not path.is_file():
+            raise BaselineError(
+                f"no baseline at {path}: write one with `typing-literalstring check "
+                "--write-baseline`"
+            )
+        use(result, path)
+    return None

@@ -210,13 +210,17 @@ def callee_name(node: ast.expr) -> str | None:
 
 
 def find_sink_calls(
-    calls: Iterable[ast.Call], source: str, imported: Mapping[str, str] | None = None
+    calls: Iterable[ast.Call],
+    source: str,
+    imported: Mapping[str, str] | None = None,
+    encoded: tuple[bytes, Sequence[int]] | None = None,
 ) -> list[SinkCall]:
     """The calls, among a file's ``calls``, of a function named like one of our sinks, by its
     own name or, for a name imported under another (``imported``: local name -> qualified
-    name), by the name it was imported as."""
+    name), by the name it was imported as.  ``encoded``: the source's UTF-8 bytes and line
+    offsets (``byte_offsets``), when the caller keeps them for many calls."""
     found: list[SinkCall] = []
-    data, offsets = source.encode("utf-8"), byte_offsets(source)
+    data, offsets = encoded or (source.encode("utf-8"), byte_offsets(source))
     for node in calls:
         name = callee_name(node.func)
         if name not in SINK_NAMES and isinstance(node.func, ast.Name) and imported:
