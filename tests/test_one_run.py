@@ -248,3 +248,48 @@ def test_a_forced_pyright_release_is_asked_for_its_version(
     monkeypatch.setenv("PYRIGHT_PYTHON_FORCE_VERSION", "1.1.300")
     checker = CHECKERS["pyright"]
     assert checker._installed_version(checker.executable()) is None  # pyright: ignore[reportPrivateUsage]
+
+
+def test_the_calls_of_a_line_are_found_wherever_its_statement_keeps_them() -> None:
+    """Sites walks only the statements that hold an error: every call whose span holds a line
+    is among them, in decorators, defaults, `except` types, `case` guards and lambdas too."""
+    import ast
+    import sys
+
+    from typing_literalstring.analysis.callees import Sites
+
+    source = '''
+import subprocess
+
+@decorate(subprocess.run(a))
+def f(x=default(b), *, y=lambda: g(c)):
+    try:
+        h(
+            i(d),
+        )
+    except error(e) as err:
+        return j(err)
+    else:
+        k(f"{l(x)}")
+    finally:
+        [m(v) for v in n(w)]
+
+class C(base(o)):
+    with p(q) as r, s(t):
+        if u(v) and w(
+            x,
+        ):
+            pass
+'''
+    if sys.version_info >= (3, 10):
+        source += "match y(z):\n    case [a] if guard(a):\n        call(a)\n"
+    tree = ast.parse(source)
+    sites = Sites(tree)
+    every = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    assert {id(c) for c in sites.calls} == {id(c) for c in every}
+    for line in range(1, len(source.splitlines()) + 1):
+        spanning = {id(c) for c in every if c.lineno <= line <= (c.end_lineno or c.lineno)}
+        assert spanning <= {id(c) for c in sites.calls_on(line)}, line
+    assert sites.at(4, 11).call is not None  # subprocess.run in the decorator
+    assert sites.at(11, 16).kind == "argument"
+    assert sites.at(13, 9).call is not None and sites.at(13, 9).call.lineno == 13

@@ -11,8 +11,9 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import sys
 from dataclasses import dataclass
-from typing import Callable, Collection
+from typing import Callable, Collection, cast
 
 from typing_literalstring.analysis.literal_errors import Callee
 from typing_literalstring.analysis.statements import all_statements
@@ -154,8 +155,9 @@ def _own_parts(statement: ast.stmt) -> list[ast.AST]:
     for name, value in ast.iter_fields(statement):
         if name in _BLOCKS:
             continue
-        for item in value if isinstance(value, list) else [value]:
-            if isinstance(item, (ast.ExceptHandler, ast.match_case if _HAS_MATCH else ())):
+        items: list[object] = cast("list[object]", value) if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, _CLAUSES):
                 parts.extend(
                     v for f, v in ast.iter_fields(item) if f != "body" and isinstance(v, ast.AST)
                 )
@@ -164,7 +166,11 @@ def _own_parts(statement: ast.stmt) -> list[ast.AST]:
     return parts
 
 
-_HAS_MATCH = hasattr(ast, "match_case")
+# An `except` clause or a `case`: not statements, but they hold a block and an expression.
+if sys.version_info >= (3, 10):
+    _CLAUSES: tuple[type[ast.AST], ...] = (ast.ExceptHandler, ast.match_case)
+else:
+    _CLAUSES = (ast.ExceptHandler,)
 
 
 def _start(node: ast.AST) -> tuple[int, int]:
