@@ -201,17 +201,22 @@ def test_verbose_says_what_the_checker_cost(
     ), err
 
 
-@pytest.mark.parametrize("name", ["pyright", "mypy+plugin"])
+@pytest.mark.parametrize("name", ["pyright", "mypy+plugin", "ty"])
+@pytest.mark.parametrize(
+    "imported", ["from markupsafe import Markup", "import markupsafe\nMarkup = markupsafe.Markup"]
+)
 def test_a_sink_imported_from_its_tightened_module_needs_no_comparison_run(
-    name: str, tmp_path: Path, cache_dir: Path
+    name: str, imported: str, tmp_path: Path, cache_dir: Path
 ) -> None:
-    """`Markup(html)` says only `"__new__"` (pyright) or `"Markup"` (mypy), not markupsafe:
-    every check on datasette 0.65.5 compared two files on the untightened stubs.  The file
-    imports Markup from markupsafe itself, so the error is ours: one run, the same finding."""
+    """`Markup(html)` says only `"__new__"` (pyright), `"Markup"` (mypy) or "constructor
+    `Markup.__new__`" (ty), not markupsafe: every check on datasette 0.65.5 compared two files
+    on the untightened stubs.  The file imports Markup from markupsafe itself, so the error is
+    ours: one run, the same finding."""
     _installed(name)
+    call = "Markup" if imported.startswith("from") else "markupsafe.Markup"
     (tmp_path / "views.py").write_text(
-        "from markupsafe import Markup\n\n\ndef page(user: str) -> Markup:\n"
-        '    return Markup("<b>" + user + "</b>")\n'
+        f"{imported.splitlines()[0]}\n\n\ndef page(user: str) -> str:\n"
+        f'    return {call}("<b>" + user + "</b>")\n'
     )
     result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir)
     assert result.checker_runs == [("tightened", 1)]
@@ -258,7 +263,7 @@ def test_the_calls_of_a_line_are_found_wherever_its_statement_keeps_them() -> No
 
     from typing_literalstring.analysis.callees import Sites
 
-    source = '''
+    source = """
 import subprocess
 
 @decorate(subprocess.run(a))
@@ -280,7 +285,7 @@ class C(base(o)):
             x,
         ):
             pass
-'''
+"""
     if sys.version_info >= (3, 10):
         source += "match y(z):\n    case [a] if guard(a):\n        call(a)\n"
     tree = ast.parse(source)
@@ -292,4 +297,6 @@ class C(base(o)):
         assert spanning <= {id(c) for c in sites.calls_on(line)}, line
     assert sites.at(4, 11).call is not None  # subprocess.run in the decorator
     assert sites.at(11, 16).kind == "argument"
-    assert sites.at(13, 9).call is not None and sites.at(13, 9).call.lineno == 13
+    site = sites.at(13, 9).call
+    assert site is not None
+    assert site.lineno == 13

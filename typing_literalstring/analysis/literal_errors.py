@@ -34,7 +34,7 @@ _EXPECTED_LITERAL_STRING = re.compile(
 _CALLEE = (
     re.compile(r'parameter "(?P<param>\w+)".* in function "(?P<function>\w+)"'),  # pyright
     re.compile(r"parameter `(?P<param>\w+)`.* in function `(?P<qualified>[\w.]+)`"),  # pyrefly
-    re.compile(r"Argument to (?:function|bound method) `(?P<dotted>[\w.]+)`"),  # ty
+    re.compile(r"Argument to (?:function|bound method|constructor) `(?P<dotted>[\w.]+)`"),  # ty
     re.compile(  # zuban, mypy
         r'Argument (?P<position>\d+) to "(?P<function>\w+)"(?: of "(?P<cls>\w+)")?'
     ),
