@@ -300,3 +300,44 @@ class C(base(o)):
     site = sites.at(13, 9).call
     assert site is not None
     assert site.lineno == 13
+
+
+_QUANTITY = """from __future__ import annotations
+
+from typing import overload{extra}
+
+
+class Quantity:
+    @overload
+    def __new__(cls, value: int, unit: {unit}) -> Quantity: ...
+    @overload
+    def __new__(cls, value: float, unit: {unit}) -> Quantity: ...
+    def __new__(cls, value: object, unit: object) -> Quantity:
+        return super().__new__(cls)
+
+    def doubled(self, unit: str) -> Quantity:
+        return self.__class__("2", unit)
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "ty"])
+def test_a_class_building_itself_starts_no_reveal_run_unless_it_takes_literal_strings(
+    name: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    """pint (vendored in datasette) calls `self.__class__(...)` and `super().__new__(...)`
+    with arguments no overload of its own `__new__` takes: every check asked the checker for
+    nine such callees' types in a second run.  No `__new__` of the project takes
+    LiteralString, so none of those errors can be about one."""
+    _installed(name)
+    (tmp_path / "units.py").write_text(_QUANTITY.format(extra="", unit="str"))
+    result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir)
+    assert result.checker_runs == [("tightened", 1)]
+    assert result.findings == []
+    # A project whose own constructor takes LiteralString is still asked about it.
+    (tmp_path / "units.py").write_text(
+        _QUANTITY.format(
+            extra="\nfrom typing_extensions import LiteralString", unit="LiteralString"
+        )
+    )
+    result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir)
+    assert [n for n, _ in result.checker_runs] == ["tightened", "reveal-run"]

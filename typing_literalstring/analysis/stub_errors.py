@@ -160,6 +160,7 @@ def revealed_literal_callees(
             site.call is not None
             and inside(Path(d.path), root)
             and not callees.from_standard_library(site.call, entry.names, stdlib.modules)
+            and not _own_constructor(site.call, parsed)
         ):
             calls.setdefault(d.path, {})[id(site.call)] = site.call
     if not calls:
@@ -180,6 +181,40 @@ def revealed_literal_callees(
         if d.path in copies and d.severity != "error" and "LiteralString" in d.message
     }
     return {error_key(d) for d in unsure if (d.path, d.line) in takes_literal}
+
+
+def _own_constructor(call: ast.Call, parsed: dict[str, Parsed]) -> bool:
+    """Whether a call is the project's own code building an instance of its own class
+    (`self.__class__(q, units)`, `super().__new__(cls, ...)`: pint, vendored in datasette,
+    asked for nine such callees on every check), while no function of the project named
+    ``__new__`` or ``__init__`` takes LiteralString: then no overload of it does."""
+    if not _names_own_class(call.func):
+        return False
+    return not any(
+        own_sinks.literal_string_functions(e.tree, e.source) & {"__new__", "__init__"}
+        for e in parsed.values()
+    )
+
+
+def _names_own_class(func: ast.expr) -> bool:
+    """`cls`, `self.__class__`, `type(self)`, `super().__new__`, `super().__init__`."""
+    if isinstance(func, ast.Name):
+        return func.id == "cls"
+    if isinstance(func, ast.Call):
+        return _is_name(func.func, "type") and [_is_name(a, "self") for a in func.args] == [True]
+    if isinstance(func, ast.Attribute):
+        if func.attr == "__class__":
+            return _is_name(func.value, "self")
+        return (
+            func.attr in ("__new__", "__init__")
+            and isinstance(func.value, ast.Call)
+            and _is_name(func.value.func, "super")
+        )
+    return False
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def refuse_plugin_failures(checker: Checker, errors: list[Diagnostic], cwd: Path) -> None:
