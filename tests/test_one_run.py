@@ -341,3 +341,28 @@ def test_a_class_building_itself_starts_no_reveal_run_unless_it_takes_literal_st
     )
     result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir)
     assert [n for n, _ in result.checker_runs] == ["tightened", "reveal-run"]
+
+
+def test_pyrefly_names_the_command_a_shell_overload_refused_so_one_run_tells(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """pyrefly lists a failed call's argument types: `(str, shell=Literal[True])` is a command
+    our overloads refuse, whatever else the call gets wrong (datasette's `check_call`, invoke's
+    `Popen`: 2 runs each).  A literal command fails them for another reason: it was a finding,
+    the stock run wording that error otherwise; now it is one of pyrefly's other errors."""
+    _installed("pyrefly")
+    (tmp_path / "deploy.py").write_text(
+        "import subprocess\n\n\ndef deploy(cmd: str) -> None:\n"
+        "    subprocess.check_call(cmd, shell=True)\n"
+        '    subprocess.Popen(cmd, shell=True, env={"A": "1"}, stdout=subprocess.PIPE)\n'
+    )
+    result = run_check(CHECKERS["pyrefly"], [tmp_path], cache_dir=cache_dir)
+    assert result.checker_runs == [("tightened", 1)]
+    assert [(f.line, f.rule.id) for f in result.findings] == [(5, "LS201"), (6, "LS201")]
+    (tmp_path / "deploy.py").write_text(
+        'import subprocess\n\nsubprocess.check_call("ls", shell=True, cwd=3)\n'
+    )
+    result = run_check(CHECKERS["pyrefly"], [tmp_path], cache_dir=cache_dir)
+    assert result.checker_runs == [("tightened", 1)]
+    assert result.findings == []
+    assert len(result.other) == 1

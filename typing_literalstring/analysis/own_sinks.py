@@ -214,4 +214,54 @@ def judge_call(
             else verdict
             for d, verdict in zip(diagnostics, verdicts)
         ]
+    if shell_sink and checker == "pyrefly":
+        verdicts = [
+            _pyrefly_shell_verdict(d) or verdict for d, verdict in zip(diagnostics, verdicts)
+        ]
     return verdicts
+
+
+# pyrefly lists the argument types of a call no overload matched:
+# "... `subprocess.check_call` called with arguments: (str, shell=Literal[True])".
+_CALLED_WITH = re.compile(r"called with arguments: \((?P<arguments>[^\n]*)\)")
+# A command as our shell overloads refuse it, and as they take it.
+_STR_COMMAND = re.compile(r"(?:args=)?(?:str|(?:list|Sequence|tuple)\[str(?:, \.\.\.)?\])")
+_LITERAL_COMMAND = re.compile(
+    r"(?:args=)?(?:LiteralString|Literal\[.*\]"
+    r"|(?:list|Sequence|tuple)\[LiteralString(?:, \.\.\.)?\])"
+)
+
+
+def _pyrefly_shell_verdict(diagnostic: Diagnostic) -> Verdict | None:
+    """pyrefly's "no matching overload" at a shell sink, settled by the command's type it
+    lists, without an untightened run: ``str`` with ``shell=True`` is what our overloads refuse,
+    whatever else the call gets wrong (datasette's `check_call`, invoke's `Popen`); a literal
+    command fails them for another reason (`check_call("ls", shell=True, cwd=3)` was a
+    finding: the stock run words that error otherwise).  None: the type says neither."""
+    listed = _CALLED_WITH.search(diagnostic.message)
+    if not is_no_matching_overload(diagnostic) or listed is None:
+        return None
+    arguments = _top_level_items(listed["arguments"])
+    if not arguments or "shell=Literal[True]" not in arguments:
+        return None
+    if _STR_COMMAND.fullmatch(arguments[0]):
+        return Verdict.OURS
+    if _LITERAL_COMMAND.fullmatch(arguments[0]):
+        return Verdict.NOT_OURS
+    return None
+
+
+def _top_level_items(listed: str) -> list[str]:
+    """``str, env=dict[str, Any]`` -> ``["str", "env=dict[str, Any]"]``."""
+    items: list[str] = []
+    depth, start = 0, 0
+    for index, character in enumerate(listed):
+        if character in "[(":
+            depth += 1
+        elif character in "])":
+            depth -= 1
+        elif character == "," and depth == 0:
+            items.append(listed[start:index].strip())
+            start = index + 1
+    items.append(listed[start:].strip())
+    return [i for i in items if i]
