@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import compileall
 import functools
 import json
 import os
@@ -548,7 +549,8 @@ def check_cost(
         f"`typing-literalstring check --verbose --checker NAME PACKAGE` from the sdist's root "
         f"against one plain warm run of the checker; {reps} runs of each, alternating, after "
         "one warm-up of each; overlay cache warm. *Own* is the check's wall time less the time "
-        "its checker processes took: our start-up, parsing, overlay and classification.",
+        "its checker processes took: our start-up, parsing, overlay and classification. Our "
+        "package is byte-compiled first, as pip leaves an installed one.",
         "",
         "| checker | project | KLOC | plain run (median s) | check (median s) | ratio (median) "
         "| checker runs | own (median s) | own per 10 KLOC (s) | peak MB: ours / checker's |",
@@ -556,6 +558,9 @@ def check_cost(
     ]
     summary: list[str] = []
     cache = work / "cache"
+    # As an installed wheel starts: pip byte-compiles a package when it installs it, where an
+    # editable install under PYTHONDONTWRITEBYTECODE=1 compiles our 12 KLOC on every start.
+    compileall.compile_dir(str(REPO / "typing_literalstring"), quiet=1)
     for name in checkers:
         checker = CHECKERS[name]
         if not checker.is_installed():
@@ -604,10 +609,19 @@ def check_cost(
             runs_all += stats.runs
         ratio = statistics.median(ratios_all)
         own_rate = statistics.median(own_all)
+        missed = [
+            what
+            for what, met in (
+                ("time", ratio <= GOAL_RATIO or own_rate <= GOAL_OWN_PER_10_KLOC),
+                ("one run", max(runs_all) == 1),
+                ("memory", memory_ok),
+            )
+            if not met
+        ]
         verdict = (
-            "ratio met"
-            if ratio <= GOAL_RATIO
-            else ("own time met" if own_rate <= GOAL_OWN_PER_10_KLOC else "not met")
+            f"not met: {', '.join(missed)}"
+            if missed
+            else ("met (ratio)" if ratio <= GOAL_RATIO else "met (own time)")
         )
         summary.append(
             f"| {name} | {ratio:.2f} | {max(runs_all)} | {own_rate:.2f} "
@@ -634,7 +648,7 @@ def _replace_section(text: str, heading: str, section: list[str]) -> str:
     if start < 0:
         return text.rstrip("\n") + "\n\n" + body
     end = text.find("\n#", start + len(heading))
-    return text[:start] + body + (text[end + 1 :] if end >= 0 else "")
+    return text[:start] + body + ("\n" + text[end + 1 :] if end >= 0 else "")
 
 
 def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:

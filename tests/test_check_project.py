@@ -454,13 +454,14 @@ def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
     pyright's "Argument of type "str" cannot be assigned to parameter "command" of type
     "LiteralString" in function "system"" names our tightened parameter, and its "No overloads
     for "run"" comes with "parameter "shell" of type "Literal[False]"", which only our overlay
-    declares: one run.  ty says only "No overload of function `run` matches arguments", so that
+    declares: one run.  ty says only "No overload of function `run` matches arguments", and the
+    command the run reveals is `bytes`, neither a str our overloads refuse nor a literal: that
     file, and only it, is compared.
     """
     checker = _checker(name)
     (tmp_path / "sink.py").write_text("import os\n\ndef f(u: str) -> None:\n    os.system(u)\n")
     (tmp_path / "shell.py").write_text(
-        "import subprocess\n\ndef f(u: str) -> None:\n    subprocess.run(u, shell=True)\n"
+        "import subprocess\n\ndef f(u: bytes) -> None:\n    subprocess.run(u, shell=True)\n"
     )
     for n in range(3):
         (tmp_path / f"plain{n}.py").write_text("def g(x: int) -> int:\n    return x\n")

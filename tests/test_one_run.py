@@ -366,3 +366,37 @@ def test_pyrefly_names_the_command_a_shell_overload_refused_so_one_run_tells(
     assert result.checker_runs == [("tightened", 1)]
     assert result.findings == []
     assert len(result.other) == 1
+
+
+def test_ty_reveals_shell_commands_in_the_run_itself(tmp_path: Path, cache_dir: Path) -> None:
+    """ty's "No overload of function `check_call` matches arguments" lists no argument types,
+    so each such call on datasette was compared in an untightened run.  The command of each
+    shell=True call is revealed in the tightened run instead: `str` is refused by our
+    overloads, a literal command fails them for another reason (an error of ty's own)."""
+    _installed("ty")
+    (tmp_path / "deploy.py").write_text(
+        "import subprocess\n\n\ndef deploy(cmd: str, n: int) -> None:\n"
+        "    subprocess.check_call(cmd, shell=True)\n"
+        '    subprocess.check_call("ls -l", shell=True, cwd=n)\n'
+        '    subprocess.Popen(f"ls {cmd}", shell=True, env={"A": "1"}, stdout=subprocess.PIPE)\n'
+    )
+    result = run_check(CHECKERS["ty"], [tmp_path], cache_dir=cache_dir)
+    assert result.checker_runs == [("tightened", 1)]
+    assert [(f.line, f.rule.id) for f in result.findings] == [(5, "LS201"), (7, "LS201")]
+    assert [(d.line, d.code) for d in result.other] == [(6, "no-matching-overload")]
+
+
+def test_a_method_of_a_builtin_class_is_not_revealed(tmp_path: Path, cache_dir: Path) -> None:
+    """ty names the class of a method no overload matched (`dict.setdefault` through an
+    attribute, in pint on datasette): a builtin's method takes no LiteralString in the stock
+    stubs, so no reveal run is needed for it."""
+    _installed("ty")
+    (tmp_path / "registry.py").write_text(
+        "class Registry:\n    def __init__(self) -> None:\n"
+        "        self.cache: dict[str, list[int]] = {}\n\n"
+        "    def add(self, key: str) -> None:\n"
+        '        self.cache.setdefault(key, "x")\n'
+    )
+    result = run_check(CHECKERS["ty"], [tmp_path], cache_dir=cache_dir)
+    assert result.checker_runs == [("tightened", 1)]
+    assert result.findings == []

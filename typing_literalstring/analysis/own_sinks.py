@@ -244,9 +244,19 @@ def _pyrefly_shell_verdict(diagnostic: Diagnostic) -> Verdict | None:
     arguments = _top_level_items(listed["arguments"])
     if not arguments or "shell=Literal[True]" not in arguments:
         return None
-    if _STR_COMMAND.fullmatch(arguments[0]):
+    return _command_verdict(arguments[0])
+
+
+def shell_command_verdict(diagnostic: Diagnostic, command: str) -> Verdict | None:
+    """A "no overload matches" at a shell sink whose command the run revealed (ty, which lists
+    no argument types; ``probes``): as ``_pyrefly_shell_verdict`` decides from pyrefly's list."""
+    return _command_verdict(command) if is_no_matching_overload(diagnostic) else None
+
+
+def _command_verdict(command: str) -> Verdict | None:
+    if _STR_COMMAND.fullmatch(command):
         return Verdict.OURS
-    if _LITERAL_COMMAND.fullmatch(arguments[0]):
+    if _LITERAL_COMMAND.fullmatch(command):
         return Verdict.NOT_OURS
     return None
 

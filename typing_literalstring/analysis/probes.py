@@ -7,6 +7,11 @@ The files holding such calls are checked as instrumented copies in their origina
 (``Runs.run_in_place``), in the same checker run as every other file.  The copy only inserts
 text, so each message maps back to the original's line and column (``Inserted.original``);
 the probes' messages become findings here, the others go on to be classified like any other.
+
+For a checker whose "no overload matches" does not list the arguments' types (ty), the command
+of each ``shell=True`` call is revealed in the same copies (``reveal_type(cmd)``): a command of
+type ``str`` is one our shell overloads refused (``own_sinks.shell_command_verdict``), where an
+untightened run had to tell before.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import ast
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Dict, Iterable, Iterator, Sequence, Tuple
 
 from typing_literalstring.analysis import callees
 from typing_literalstring.analysis.findings import Finding, source_line
@@ -26,10 +31,11 @@ from typing_literalstring.analysis.literal_errors import (
 from typing_literalstring.analysis.parsed import Parsed
 from typing_literalstring.analysis.runs import Runs, inside
 from typing_literalstring.checkers import Diagnostic
-from typing_literalstring.core.source_edits import Inserted, insert_at
+from typing_literalstring.core.source_edits import Inserted, byte_offsets, insert_at
 from typing_literalstring.specs import argv_shell
 from typing_literalstring.specs.sinks import (
     LOGGING,
+    SHELL,
     SHELL_ARGV,
     SINK_NAMES,
     callee_name,
@@ -44,12 +50,21 @@ _UNPACKED_LOGGING = re.compile(
 )
 
 
-def may_need_probes(text: str) -> bool:
-    """Whether a file may hold a call that only a probe can judge (cheap: on its text)."""
-    return argv_shell.may_start_a_shell(text) or _UNPACKED_LOGGING.search(text) is not None
+# `shell=` given anything but False, as text.
+_SHELL_KEYWORD = re.compile(r"\bshell\s*=\s*(?!False\b)")
 
 
-def candidates(paths: Iterable[Path]) -> list[Path]:
+def may_need_probes(text: str, commands: bool = False) -> bool:
+    """Whether a file may hold a call that only a probe can judge (cheap: on its text);
+    ``commands``: shell commands are revealed too."""
+    return (
+        argv_shell.may_start_a_shell(text)
+        or _UNPACKED_LOGGING.search(text) is not None
+        or (commands and _SHELL_KEYWORD.search(text) is not None)
+    )
+
+
+def candidates(paths: Iterable[Path], commands: bool = False) -> list[Path]:
     """The files that ``may_need_probes``, read as bytes: the patterns are ASCII, so any
     encoding will do, and the others are parsed only later, while the checker runs."""
     found: list[Path] = []
@@ -58,8 +73,27 @@ def candidates(paths: Iterable[Path]) -> list[Path]:
             text = path.read_bytes().decode("latin-1")
         except OSError:
             continue  # the parse reports it
-        if may_need_probes(text):
+        if may_need_probes(text, commands):
             found.append(path)
+    return found
+
+
+def shell_commands(calls: Iterable[ast.Call]) -> list[tuple[ast.Call, ast.expr]]:
+    """The shell sink calls given ``shell=`` anything but ``False``, with their command."""
+    found: list[tuple[ast.Call, ast.expr]] = []
+    for call in calls:
+        name = callee_name(call.func)
+        if name not in SINK_NAMES or SINK_NAMES[name][0] is not SHELL:
+            continue
+        shell = next((k.value for k in call.keywords if k.arg == "shell"), None)
+        if shell is None or (isinstance(shell, ast.Constant) and shell.value is False):
+            continue
+        given = [a for a in call.args[:1] if not isinstance(a, ast.Starred)]
+        command = (
+            given[0] if given else next((k.value for k in call.keywords if k.arg == "args"), None)
+        )
+        if command is not None:
+            found.append((call, command))
     return found
 
 
@@ -73,18 +107,36 @@ class ProbedCopy:
     # Read in a newer grammar than ours: the copy is made from the text as we parse it
     # (sources.Source.parsable), which the checker must not read in the original's place.
     rewritten: bool = False
+    # shell=True calls whose command is revealed, with that command.
+    commands: Sequence[tuple[ast.Call, ast.expr]] = ()
+
+    def needs_a_run(self) -> bool:
+        """Whether the copy asks anything that only a run can answer: revealed commands only
+        settle errors of the run they are in."""
+        return bool(self.shells or self.unpacked)
 
 
-def probed_copy(path: str, source: str, tree: ast.Module) -> ProbedCopy | None:
-    """The copy of one file with its probes, or None when it needs none."""
-    unpacked = [c for c in callees.Sites(tree).calls if only_unpacked_arguments(c) is not None]
+def probed_copy(
+    path: str, source: str, tree: ast.Module, commands: bool = False
+) -> ProbedCopy | None:
+    """The copy of one file with its probes, or None when it needs none.  ``commands``: reveal
+    the command of each shell=True call."""
+    calls = callees.Sites(tree).calls
+    unpacked = [c for c in calls if only_unpacked_arguments(c) is not None]
     shells = argv_shell.find(tree, source)
-    if not shells and not unpacked:
+    revealed = shell_commands(calls) if commands else []
+    if not shells and not unpacked and not revealed:
         return None
     insertions = one_more_argument(source, unpacked)
     if shells:
         insertions += argv_shell.probe_insertions(source, tree, shells)[0]
-    return ProbedCopy(path, source, shells, unpacked, insert_at(source, insertions))
+    offsets = byte_offsets(source)
+    for _, command in revealed:
+        start = offsets[command.lineno - 1] + command.col_offset
+        end = offsets[(command.end_lineno or command.lineno) - 1] + (command.end_col_offset or 0)
+        insertions += [(start, b"reveal_type("), (end, b")")]
+    copy = insert_at(source, insertions)
+    return ProbedCopy(path, source, shells, unpacked, copy, commands=revealed)
 
 
 def probe_stub(runs: Runs) -> Path:
@@ -95,13 +147,21 @@ def probe_stub(runs: Runs) -> Path:
     return probe
 
 
+# ty: "Revealed type: `str`".
+_REVEALED = re.compile(r"Revealed type: `(?P<type>.*)`$")
+
+# A shell call's place, (path, line, column) as ``SinkCall`` has it -> its command's type.
+Commands = Dict[Tuple[str, int, int], str]
+
+
 def split(
     diagnostics: Iterable[Diagnostic], probed: dict[str, ProbedCopy], checker: str
-) -> tuple[list[Diagnostic], list[Finding]]:
-    """The run's messages at the originals' positions, without the probes' own; and the
-    probes' findings."""
+) -> tuple[list[Diagnostic], list[Finding], Commands]:
+    """The run's messages at the originals' positions, without the probes' own; the probes'
+    findings; and the revealed type of each probed shell command."""
     kept: list[Diagnostic] = []
     findings: dict[tuple[str, int], Finding] = {}
+    commands: Commands = {}
     for diagnostic in diagnostics:
         copied = probed.get(diagnostic.path)
         if copied is None:
@@ -115,7 +175,11 @@ def split(
             continue
         where = copied.copy.original(diagnostic.line, diagnostic.column)
         if where is None:
-            continue  # about the probe's import
+            continue  # about the probe itself: its import, an unimported reveal_type
+        revealed = _revealed_command(copied, where, diagnostic)
+        if revealed is not None:
+            commands[revealed[0]] = revealed[1]
+            continue
         moved = replace(diagnostic, line=where[0], column=where[1])
         call = _unpacked_call(copied, moved, checker)
         if call is not None:
@@ -123,7 +187,20 @@ def split(
             findings[(finding.path, finding.line)] = finding
         else:
             kept.append(moved)
-    return sorted(kept), [findings[key] for key in sorted(findings)]
+    return sorted(kept), [findings[key] for key in sorted(findings)], commands
+
+
+def _revealed_command(
+    copied: ProbedCopy, where: tuple[int, int], diagnostic: Diagnostic
+) -> tuple[tuple[str, int, int], str] | None:
+    """The shell call and its command's type, when ``diagnostic`` reveals a probed command."""
+    revealed = _REVEALED.search(diagnostic.message)
+    if revealed is None or diagnostic.severity == "error":
+        return None
+    for call, command in copied.commands:
+        if (command.lineno, command.col_offset + 1) == where:
+            return (copied.original, call.lineno, call.col_offset + 1), revealed["type"]
+    return None
 
 
 def _unpacked_call(copied: ProbedCopy, diagnostic: Diagnostic, checker: str) -> ast.Call | None:
@@ -176,13 +253,14 @@ def _unpacked_logging_finding(
     )
 
 
-def instrumented(parsed: dict[str, Parsed]) -> dict[str, ProbedCopy]:
-    """The copies with probes of the files that need them (path -> copy)."""
+def instrumented(parsed: dict[str, Parsed], commands: bool = False) -> dict[str, ProbedCopy]:
+    """The copies with probes of the files that need them (path -> copy); ``commands``: with
+    the shell commands revealed."""
     copies: dict[str, ProbedCopy] = {}
     for path, entry in parsed.items():
-        if entry.read is not None and not may_need_probes(entry.read.text):
+        if entry.read is not None and not may_need_probes(entry.read.text, commands):
             continue
-        copied = probed_copy(path, entry.source, entry.tree)
+        copied = probed_copy(path, entry.source, entry.tree, commands)
         if copied is not None:
             newer = entry.read is not None and entry.read.needs is not None
             copies[path] = replace(copied, rewritten=newer)
@@ -203,6 +281,7 @@ def findings_apart(
 ) -> list[Finding]:
     """The probes' findings from a run of their own, for the copies that cannot be checked in
     place (``in_place``): each copy in a folder of its own, beside nothing."""
+    copies = {p: c for p, c in copies.items() if c.needs_a_run()}
     if not copies:
         return []
     renamed: dict[str, ProbedCopy] = {}

@@ -8,11 +8,14 @@ asking the checker for the callee's type (``reveal``)."""
 from __future__ import annotations
 
 import ast
+import builtins
+import collections.abc
 import os
 import re
+import typing
 from collections import Counter
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from typing_literalstring.analysis import (
     callees,
@@ -53,15 +56,17 @@ def judge(
     stdlib: Stdlib,
     untightened: Callable[[], Path],
     progress: Callable[[str], None],
+    commands: Mapping[tuple[str, int, int], str] | None = None,
 ) -> tuple[set[Key], set[Key]]:
     """The tightened run's errors that our stubs caused, and those about a LiteralString.
 
     Errors at calls to our sinks may come from our stubs.  Most say so themselves; the files
     with one that does not are compared with a run on the untightened stubs (``untightened``
     gives their overlay), and a "no overload matches" that names no LiteralString is settled
-    by asking the checker for the callee's type."""
+    by asking the checker for the callee's type.  ``commands``: the shell commands' types the
+    run revealed (``probes.split``), which settle ty's "no overload" at a shell sink."""
     checker = runs.checker
-    from_stubs, at_sinks = judge_sink_errors(tightened, parsed, checker.name)
+    from_stubs, at_sinks = judge_sink_errors(tightened, parsed, checker.name, commands or {})
     if at_sinks:
         progress(f"comparing {len(at_sinks)} files with the untightened stubs")
         search = search_paths(root)
@@ -161,6 +166,7 @@ def revealed_literal_callees(
             and inside(Path(d.path), root)
             and not callees.from_standard_library(site.call, entry.names, stdlib.modules)
             and not _own_constructor(site.call, parsed)
+            and not _method_of_a_standard_class(d, parsed)
         ):
             calls.setdefault(d.path, {})[id(site.call)] = site.call
     if not calls:
@@ -181,6 +187,25 @@ def revealed_literal_callees(
         if d.path in copies and d.severity != "error" and "LiteralString" in d.message
     }
     return {error_key(d) for d in unsure if (d.path, d.line) in takes_literal}
+
+
+# ty names the class of a method: "No overload of bound method `MutableMapping.setdefault`".
+_BOUND_METHOD = re.compile(r"No overload of bound method `(?P<cls>\w+)\.\w+`")
+
+
+def _method_of_a_standard_class(d: Diagnostic, parsed: dict[str, Parsed]) -> bool:
+    """Whether the message names a method of a builtin, ``typing`` or ``collections.abc``
+    class (pint's `dict.setdefault` reached through an attribute: ty asked for its type on
+    every datasette check) that no file of the project defines a class of that name for: the
+    stock stubs type no such method with LiteralString, as for ``from_standard_library``."""
+    named = _BOUND_METHOD.search(d.message)
+    if named is None:
+        return False
+    cls = named["cls"]
+    if not any(hasattr(m, cls) for m in (builtins, typing, collections.abc)):
+        return False
+    defined = re.compile(rf"^\s*class\s+{cls}\b", re.MULTILINE)
+    return not any(defined.search(e.source) for e in parsed.values())
 
 
 def _own_constructor(call: ast.Call, parsed: dict[str, Parsed]) -> bool:
@@ -231,9 +256,13 @@ def refuse_plugin_failures(checker: Checker, errors: list[Diagnostic], cwd: Path
 
 
 def judge_sink_errors(
-    tightened: list[Diagnostic], parsed: dict[str, Parsed], checker: str
+    tightened: list[Diagnostic],
+    parsed: dict[str, Parsed],
+    checker: str,
+    commands: Mapping[tuple[str, int, int], str],
 ) -> tuple[set[Key], set[str]]:
-    """The errors at sink calls that only our stubs give, and the files still to compare."""
+    """The errors at sink calls that only our stubs give, and the files still to compare
+    (``commands``: the revealed type of shell commands, by their call's place)."""
     ambiguous: set[str] = set()
     for entry in parsed.values():
         ambiguous |= own_sinks.literal_string_functions(entry.tree, entry.source)
@@ -250,7 +279,10 @@ def judge_sink_errors(
     for call, diagnostics in at_call.values():
         called_as = call.called_as
         verdicts = own_sinks.judge_call(diagnostics, called_as, checker, ambiguous)
+        command = commands.get((diagnostics[0].path, call.line, call.column))
         for diagnostic, verdict in zip(diagnostics, verdicts):
+            if verdict is own_sinks.Verdict.UNSURE and command is not None:
+                verdict = own_sinks.shell_command_verdict(diagnostic, command) or verdict
             if verdict is own_sinks.Verdict.UNSURE and _imported_from_ours(
                 call, diagnostic, parsed[diagnostic.path], ambiguous
             ):

@@ -327,6 +327,10 @@ class Checker(ABC):
     # Whether its "no overload matches" says nothing of the overloads' parameter types, so that
     # check reveals the callee's type (pyrefly's full message and zuban's notes name them).
     reveals_overload_callees: ClassVar[bool] = False
+    # Whether its "no overload matches" lists the arguments' types (pyright's "Argument types:",
+    # mypy's "matches argument types", pyrefly's "called with arguments"): ty's does not, so
+    # the command of each shell=True call is revealed in the tightened run (analysis.probes).
+    lists_argument_types: ClassVar[bool] = True
     # Whether it checks a file as the text of another in its place (mypy's --shadow-file);
     # the others check a mirror of the project holding the copy (analysis.runs).
     reads_shadow_files: ClassVar[bool] = False

@@ -22,6 +22,7 @@ class Ty(Checker):
     # command line, configured excludes, .gitignore and node_modules alike.
     checks_past_syntax_errors = True
     reveals_overload_callees = True
+    lists_argument_types = False
     distribution = "ty"
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:

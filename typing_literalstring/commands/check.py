@@ -166,7 +166,9 @@ def run_check(
         # Shells in argument lists and logging calls with only *args are judged by probes in
         # copies of their files, checked in the originals' place in the same run.
         roots, host_grammar = search, isinstance(checker, Mypy)
-        probed = probes.instrumented(parse_all(probes.candidates(found.values()), roots)[0])
+        commands = not checker.lists_argument_types  # reveal shell commands too
+        candidates = probes.candidates(found.values(), commands)
+        probed = probes.instrumented(parse_all(candidates, roots)[0], commands)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         with ThreadPoolExecutor(max_workers=1) as pool:
             parsing = pool.submit(parse_all, list(found.values()), roots, host_grammar)
@@ -178,7 +180,7 @@ def run_check(
         if run is None or not parsed:
             return result
         files = set(parsed)
-        diagnostics, argv = probes.split(run.diagnostics, here, checker.name)
+        diagnostics, argv, revealed = probes.split(run.diagnostics, here, checker.name)
         run = replace(run, diagnostics=diagnostics)
         tightened = errors_in(run, files)
         refuse_plugin_failures(checker, tightened, cwd)
@@ -188,9 +190,13 @@ def run_check(
             result.rebuilt_corrupt_cache |= stock.rebuilt_corrupt
             return stock.root
 
-        from_stubs, about = judge(run, tightened, parsed, runs, root, stdlib, untightened, progress)
+        from_stubs, about = judge(
+            run, tightened, parsed, runs, root, stdlib, untightened, progress, revealed
+        )
         result.findings = classify(tightened, from_stubs, about, parsed, result, stdlib)
-        apart = {p: c for p, c in probed.items() if p not in here and p in parsed}
+        apart = {
+            p: c for p, c in probed.items() if p not in here and p in parsed and c.needs_a_run()
+        }
         if apart:
             progress(f"checking the shells and logging calls of {len(apart)} files apart")
         argv += probes.findings_apart(runs, apart, search, overlay.root)
