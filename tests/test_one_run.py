@@ -421,3 +421,24 @@ def test_a_sink_held_in_a_name_needs_no_comparison_run(tmp_path: Path, cache_dir
     assert [(Path(f.path).name, f.line, f.rule.id) for f in result.findings] == [
         ("complete.py", 5, "LS302")
     ]
+
+
+def test_a_command_whose_position_is_off_is_not_probed() -> None:
+    """Python 3.8 places nodes inside an f-string two columns off: `reveal_type(` inserted
+    there would break the copy the tightened run checks, losing the file's findings."""
+    import ast
+
+    from typing_literalstring.analysis.probes import _spans_itself, probed_copy  # pyright: ignore[reportPrivateUsage]
+
+    source = 'import subprocess\nout = f"{subprocess.check_output(cmd, shell=True)!r}"\n'
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call))
+    command = call.args[0]
+    assert _spans_itself(source, command)
+    copied = probed_copy("m.py", source, tree, commands=True)
+    assert copied is not None
+    ast.parse(copied.copy.text)
+    command.col_offset -= 2  # as Python 3.8 records it
+    command.end_col_offset = (command.end_col_offset or 0) - 2
+    assert not _spans_itself(source, command)
+    assert probed_copy("m.py", source, tree, commands=True) is None

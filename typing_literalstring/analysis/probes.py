@@ -122,9 +122,14 @@ def probed_copy(
     """The copy of one file with its probes, or None when it needs none.  ``commands``: reveal
     the command of each shell=True call."""
     calls = callees.Sites(tree).calls
-    unpacked = [c for c in calls if only_unpacked_arguments(c) is not None]
-    shells = argv_shell.find(tree, source)
-    revealed = shell_commands(calls) if commands else []
+    # A probe goes where the syntax tree places its node, so only where that is the node.
+    unpacked = [
+        c
+        for c in calls
+        if (a := only_unpacked_arguments(c)) is not None and _spans_itself(source, a.value)
+    ]
+    shells = [s for s in argv_shell.find(tree, source) if _spans_itself(source, s.script)]
+    revealed = [c for c in shell_commands(calls) if _spans_itself(source, c[1])] if commands else []
     if not shells and not unpacked and not revealed:
         return None
     insertions = one_more_argument(source, unpacked)
@@ -137,6 +142,20 @@ def probed_copy(
         insertions += [(start, b"reveal_type("), (end, b")")]
     copy = insert_at(source, insertions)
     return ProbedCopy(path, source, shells, unpacked, copy, commands=revealed)
+
+
+def _spans_itself(source: str, node: ast.expr) -> bool:
+    """Whether the text at ``node``'s position is ``node``: Python 3.8 places the nodes inside
+    an f-string two columns off (`f"{run(cmd, shell=True)}"`), and a probe inserted there
+    would break the copy; such a command is left to the untightened comparison."""
+    segment = ast.get_source_segment(source, node)
+    if segment is None:
+        return False
+    try:
+        parsed = ast.parse(f"({segment})", mode="eval").body
+    except SyntaxError:
+        return False
+    return ast.dump(parsed) == ast.dump(node)
 
 
 def probe_stub(runs: Runs) -> Path:
