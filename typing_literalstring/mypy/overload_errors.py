@@ -4,7 +4,6 @@ never be matched" for an overload pair that differs only by LiteralString agains
 
 from __future__ import annotations
 
-from mypy.argmap import map_actuals_to_formals
 from mypy.errors import ErrorInfo
 from mypy.expandtype import expand_type_by_instance
 from mypy.nodes import (
@@ -27,7 +26,6 @@ from mypy.types import (
 )
 
 from typing_literalstring.mypy.hooks import KEPT_ITEMS
-from typing_literalstring.mypy.literals import any_type
 from typing_literalstring.mypy.marker import (
     accepts,
     callable_has_mark,
@@ -164,13 +162,7 @@ class OverloadErrors(Violations):
         for item in callee.items:
             if not callable_has_mark(item):
                 continue
-            formals = map_actuals_to_formals(
-                call.arg_kinds,
-                call.arg_names,
-                item.arg_kinds,
-                item.arg_names,
-                lambda i: self.types.get(call.args[i]) or any_type(),
-            )
+            formals = self.formals(call, item)
             if any(
                 not actuals and item.arg_kinds[i].is_required() for i, actuals in enumerate(formals)
             ) or not maps_every_argument(call, formals):

@@ -184,6 +184,16 @@ class Violations:
             declared = get_proper_type(node.type)
         return declared if isinstance(declared, CallableType) else None
 
+    def formals(self, call: CallExpr, signature: CallableType) -> list[list[int]]:
+        """For each parameter of ``signature``, the arguments of ``call`` that fill it."""
+        return map_actuals_to_formals(
+            call.arg_kinds,
+            call.arg_names,
+            signature.arg_kinds,
+            signature.arg_names,
+            lambda i: self.types.get(call.args[i]) or any_type(),
+        )
+
     def check_arguments(
         self,
         call: CallExpr,
@@ -195,13 +205,7 @@ class Violations:
         *,
         invariance: bool = False,
     ) -> None:
-        formals = map_actuals_to_formals(
-            call.arg_kinds,
-            call.arg_names,
-            signature.arg_kinds,
-            signature.arg_names,
-            lambda i: self.types.get(call.args[i]) or any_type(),
-        )
+        formals = self.formals(call, signature)
         for formal, actuals in enumerate(formals):
             expected = signature.arg_types[formal]
             if subst is not None:
