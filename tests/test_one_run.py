@@ -442,3 +442,21 @@ def test_a_command_whose_position_is_off_is_not_probed() -> None:
     command.end_col_offset = (command.end_col_offset or 0) - 2
     assert not _spans_itself(source, command)
     assert probed_copy("m.py", source, tree, commands=True) is None
+
+
+@pytest.mark.parametrize("name", ["pyright", "pyrefly"])
+def test_no_overload_of_a_call_inside_a_sinks_argument_needs_no_comparison(
+    name: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    """borgmatic 2.1.10: `logger.debug(f"... {os.path.normpath(path)}")` with `path` maybe
+    None: "No overloads for "normpath"" falls inside the sink call and sent the file to an
+    untightened run.  It names a function that is no sink: not ours, one run."""
+    _installed(name)
+    (tmp_path / "paths.py").write_text(
+        "import logging\nimport os\n\nlogger = logging.getLogger(__name__)\n\n\n"
+        "def show(path: str | None) -> None:\n"
+        '    logger.debug(f"Using {os.path.normpath(path)}")\n'
+    )
+    result = run_check(CHECKERS[name], [tmp_path], cache_dir=cache_dir, profile="strict")
+    assert result.checker_runs == [("tightened", 1)]
+    assert [(f.line, f.rule.id) for f in result.findings] == [(8, "LS302")]
