@@ -45,7 +45,7 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "benchmarks" / "cves" / "cves.json"
@@ -98,7 +98,7 @@ class Run:
     tool: str
     release: str  # "vulnerable" or "fixed"
     seconds: float
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=lambda: [])
     error: str | None = None
     note: str = ""
 
@@ -120,45 +120,108 @@ class Verdict:
     tool: str
     vulnerable: str  # "found", "missed" or "error: ..."
     fixed: str  # "flag stays", "-" or "error: ..."
-    rules: list[str] = field(default_factory=list)
-    fixed_rules: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=lambda: [])
+    fixed_rules: list[str] = field(default_factory=lambda: [])
 
 
 @dataclass
 class Result:
     cve: Cve
-    runs: list[Run] = field(default_factory=list)
-    verdicts: list[Verdict] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=lambda: [])
+    verdicts: list[Verdict] = field(default_factory=lambda: [])
     problem: str | None = None  # the releases could not be prepared
+
+
+# The parts of the tools' JSON output read here (json.loads gives Any: these are cast, not
+# checked; a key missing or of another type fails as before, with KeyError, TypeError or
+# ValueError, and measure_release reports it as "unexpected output").
+
+
+class LsFinding(TypedDict):
+    path: str
+    line: int
+    rule: str
+
+
+class _LsReportBase(TypedDict):
+    findings: list[LsFinding]
+
+
+class LsReport(_LsReportBase, total=False):
+    project: str
+    unparsable: list[object]
+
+
+class BanditIssue(TypedDict):
+    filename: str
+    line_number: int
+    line_range: list[int]
+    test_id: str
+    issue_severity: str
+
+
+class BanditReport(TypedDict):
+    results: list[BanditIssue]
+    errors: list[object]
+
+
+class RuffLocation(TypedDict):
+    row: int
+
+
+class RuffDiagnostic(TypedDict):
+    filename: str
+    location: RuffLocation
+    end_location: RuffLocation
+    code: str | None
+
+
+class SemgrepPosition(TypedDict):
+    line: int
+
+
+class SemgrepMatch(TypedDict):
+    path: str
+    start: SemgrepPosition
+    end: SemgrepPosition
+    check_id: str
+
+
+class SemgrepReport(TypedDict):
+    results: list[SemgrepMatch]
+    errors: list[object]
 
 
 # ----------------------------------------------------------------------------- the corpus
 
 
-def _text(entry: dict[str, Any], key: str) -> str:
+def _text(entry: dict[str, object], key: str) -> str:
     value = entry.get(key)
     if not isinstance(value, str) or not value:
         raise SystemExit(f"{CORPUS.name}: {entry.get('id', '?')}: {key!r} must be a string")
     return value
 
 
-def _strings(entry: dict[str, Any], key: str) -> tuple[str, ...]:
+def _strings(entry: dict[str, object], key: str) -> tuple[str, ...]:
     value = entry.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not all(
+        isinstance(v, str) for v in cast("list[object]", value)
+    ):
         raise SystemExit(
             f"{CORPUS.name}: {entry.get('id', '?')}: {key!r} must be a list of strings"
         )
-    return tuple(value)
+    return tuple(cast("list[str]", value))
 
 
 def load_corpus(path: Path) -> list[Cve]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, list):
         raise SystemExit(f"{path}: expected a list of CVEs")
-    cves = []
-    for entry in data:
-        if not isinstance(entry, dict):
+    cves: list[Cve] = []
+    for item in cast("list[object]", data):
+        if not isinstance(item, dict):
             raise SystemExit(f"{path}: every entry must be an object")
+        entry = cast("dict[str, object]", item)
         line = entry.get("line")
         fixed_line = entry.get("fixed_line")
         if not isinstance(line, int) or not (fixed_line is None or isinstance(fixed_line, int)):
@@ -332,7 +395,7 @@ def semgrep_rules(given: Path | None, cache: Path) -> Path | None:
     candidates = [given] if given else []
     candidates += [ROOT / "benchmarks" / "cves" / "semgrep-rules" / "python"]
     candidates += [cache / "semgrep-rules" / "python"]
-    return next((c for c in candidates if c is not None and c.is_dir()), None)
+    return next((c for c in candidates if c.is_dir()), None)
 
 
 # ----------------------------------------------------------------------------- tools
@@ -346,6 +409,13 @@ def _relative(path: str | Path, tree: Path, base: Path | None = None) -> str:
         return candidate.resolve().relative_to(tree.resolve()).as_posix()
     except ValueError:
         return Path(path).as_posix()
+
+
+def _has_findings(data: object) -> bool:
+    """Whether ``data`` is an object with a list under "findings"."""
+    return isinstance(data, dict) and isinstance(
+        cast("dict[str, object]", data).get("findings"), list
+    )
 
 
 def run_typing_literalstring(
@@ -362,17 +432,18 @@ def run_typing_literalstring(
     if done.returncode == 2 and '"findings"' not in done.stdout:
         raise ToolError(f"exit 2: {_last_line(done.stderr)}")
     data = _json(done.stdout, "typing-literalstring")
-    if not isinstance(data, dict) or not isinstance(data.get("findings"), list):
+    if not _has_findings(data):
         raise ToolError("typing-literalstring: JSON without findings")
-    project = Path(str(data.get("project", tree)))
+    report = cast("LsReport", data)
+    project = Path(str(report.get("project", tree)))
     findings = [
         Finding(_relative(f["path"], tree, project), int(f["line"]), int(f["line"]), str(f["rule"]))
-        for f in data["findings"]
+        for f in report["findings"]
     ]
-    notes = []
+    notes: list[str] = []
     if done.returncode == 2:
         notes.append("exit 2")
-    unparsable = data.get("unparsable") or []
+    unparsable: list[object] = report.get("unparsable") or []
     if unparsable:
         notes.append(f"{len(unparsable)} unparsable files")
     return findings, "; ".join(notes)
@@ -384,8 +455,8 @@ def run_bandit(
     done = run_command([program, "-r", "-f", "json", "-q", *paths], cwd=tree, timeout=timeout)
     if done.returncode not in (0, 1):
         raise ToolError(f"exit {done.returncode}: {_last_line(done.stderr)}")
-    data = _json(done.stdout, "bandit")
-    findings = []
+    data = cast("BanditReport", _json(done.stdout, "bandit"))
+    findings: list[Finding] = []
     for item in data.get("results", []):
         lines = item.get("line_range") or [item["line_number"]]
         findings.append(
@@ -397,7 +468,7 @@ def run_bandit(
                 str(item.get("issue_severity", "")),
             )
         )
-    errors = data.get("errors") or []
+    errors: list[object] = data.get("errors") or []
     return findings, f"{len(errors)} files bandit could not read" if errors else ""
 
 
@@ -411,7 +482,7 @@ def run_ruff(
     )  # fmt: skip
     if done.returncode != 0:
         raise ToolError(f"exit {done.returncode}: {_last_line(done.stderr)}")
-    data = _json(done.stdout, "ruff")
+    data = cast("list[RuffDiagnostic]", _json(done.stdout, "ruff"))
     findings = [
         Finding(
             _relative(item["filename"], tree),
@@ -437,7 +508,7 @@ def run_semgrep(
     )  # fmt: skip
     if done.returncode not in (0, 1):
         raise ToolError(f"exit {done.returncode}: {_last_line(done.stderr)}")
-    data = _json(done.stdout, "semgrep")
+    data = cast("SemgrepReport", _json(done.stdout, "semgrep"))
     findings = [
         Finding(
             _relative(item["path"], tree),
@@ -447,7 +518,7 @@ def run_semgrep(
         )
         for item in data.get("results", [])
     ]
-    errors = data.get("errors") or []
+    errors: list[object] = data.get("errors") or []
     return findings, f"{len(errors)} semgrep errors" if errors else ""
 
 
@@ -512,7 +583,7 @@ def locate(tree: Path, path: str, line: int) -> Place:
 def _at(findings: Iterable[Finding], place: Place) -> list[Finding]:
     """Findings starting on the sink call's lines (a finding spanning a whole function, such
     as semgrep's on a decorator, does not count), and B608/S608 where its SQL is built."""
-    hits = []
+    hits: list[Finding] = []
     for f in findings:
         if f.path != place.path:
             continue
@@ -594,7 +665,7 @@ class Options:
 def measure_release(
     cve: Cve, release: str, tree: Path, python: Path, options: Options
 ) -> list[Run]:
-    runs = []
+    runs: list[Run] = []
     for tool in options.tools:
         started = time.perf_counter()
         run = Run(tool, release, 0.0)
@@ -760,7 +831,7 @@ def render(results: Sequence[Result], tools: Sequence[str], seconds: float) -> s
 
 
 def to_json(results: Sequence[Result]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for result in results:
         item: dict[str, Any] = {"cve": asdict(result.cve), "problem": result.problem}
         item["verdicts"] = [asdict(v) for v in result.verdicts]
