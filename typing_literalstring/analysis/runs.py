@@ -135,7 +135,7 @@ class Runs:
             shadows: dict[Path, Path] = {}
             for number, (path, text) in enumerate(sorted(copies.items())):
                 copy = self.workdir / f"{name}-copies" / str(number) / Path(path).name
-                copy.parent.mkdir(parents=True)
+                copy.parent.mkdir(parents=True, exist_ok=True)  # the second run, too
                 copy.write_text(text, encoding="utf-8")
                 shadows[Path(path)] = copy
             return self.run(files, name, [*search, *extra_paths], overlay, shadows=shadows)
