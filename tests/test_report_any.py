@@ -94,10 +94,13 @@ def test_pyright_lets_the_appendix_b_forms_through_and_report_any_names_them(
         for n, text in enumerate(PROGRAM.splitlines(), 1)
         if "# E" in text and not re.search(r"f-string|format argument|join argument", text)
     ]
-    assert sorted(n for n, f in by_line.items() if f["rule"] == "LS901") == let_through
+    # Those built in view are LS902 by default (sink_outcomes.py); the others LS901.
+    unverified_ = {"LS901", "LS902"}
+    assert sorted(n for n, f in by_line.items() if f["rule"] in unverified_) == let_through
     # The name is followed to the value assigned to it, whose part is the Any.
     held = next(n for n, t in enumerate(PROGRAM.splitlines(), 1) if "held in a name" in t)
-    assert '`payload["a"]` is Any' in str(by_line[held]["checker_messages"])
+    assert by_line[held]["rule"] == "LS902"
+    assert '`payload["a"]` (Any)' in str(by_line[held]["checker_messages"])
 
 
 @pytest.mark.parametrize(

@@ -58,6 +58,27 @@ PSYCOPG_FIX = (
 
 
 @dataclass(frozen=True)
+class Unverified:
+    """A sink call the checker let through without judging its text (sink_outcomes.py)."""
+
+    path: str
+    line: int
+    column: int
+    callee: str  # as written
+    api: str
+    reason: str  # a key of UNVERIFIED_REASONS
+    detail: str  # what the checker revealed
+
+
+UNVERIFIED_REASONS = {
+    "value-any": "its text is Any",
+    "receiver-unknown": "its receiver's type is unknown",
+    "callee-str": "the callee takes str",
+    "not-revealed": "the checker revealed no type",
+}
+
+
+@dataclass(frozen=True)
 class Unparsable:
     path: str
     line: int
@@ -107,6 +128,11 @@ class CheckResult:
     # goal; each comparison or probe adds one (--verbose lists them).
     checker_runs: list[tuple[str, int]] = field(default_factory=lambda: [])
     checker_seconds: list[float] = field(default_factory=lambda: [])  # each run's wall time
+    # Every SQL, shell, template and markup call with a text to judge (sink_outcomes.py):
+    # proven literal by the checker, with a finding, or unverified.
+    sink_calls: int = 0
+    proven: int = 0
+    unverified: list[Unverified] = field(default_factory=lambda: [])
 
     def by_family(self) -> Counter[str]:
         return Counter(f.rule.family for f in self.findings)

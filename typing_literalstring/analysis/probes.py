@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, Sequence, Tuple
 
-from typing_literalstring.analysis import callees
+from typing_literalstring.analysis import callees, sink_outcomes, unverified
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
@@ -35,9 +35,12 @@ from typing_literalstring.core.source_edits import Inserted, byte_offsets, inser
 from typing_literalstring.specs import argv_shell
 from typing_literalstring.specs.sinks import (
     LOGGING,
+    MARKUP,
     SHELL,
     SHELL_ARGV,
     SINK_NAMES,
+    SQL,
+    TEMPLATE,
     callee_name,
     one_more_argument,
     only_unpacked_arguments,
@@ -52,19 +55,30 @@ _UNPACKED_LOGGING = re.compile(
 
 # `shell=` given anything but False, as text.
 _SHELL_KEYWORD = re.compile(r"\bshell\s*=\s*(?!False\b)")
+# A call of an SQL, shell, template or markup sink's name, as text: its outcome is asked
+# (sink_outcomes.py).  The shell functions that take `shell=` are found by _SHELL_KEYWORD.
+_SINK_CALL = re.compile(
+    r"\b(?:"
+    + "|".join(
+        sorted(
+            name for name, (rule, _) in SINK_NAMES.items() if rule in (SQL, SHELL, TEMPLATE, MARKUP)
+        )
+    )
+    + r")\s*\("
+)
 
 
-def may_need_probes(text: str, commands: bool = False) -> bool:
-    """Whether a file may hold a call that only a probe can judge (cheap: on its text);
-    ``commands``: shell commands are revealed too."""
+def may_need_probes(text: str) -> bool:
+    """Whether a file may hold a call that only a probe can judge (cheap: on its text)."""
     return (
         argv_shell.may_start_a_shell(text)
         or _UNPACKED_LOGGING.search(text) is not None
-        or (commands and _SHELL_KEYWORD.search(text) is not None)
+        or _SINK_CALL.search(text) is not None
+        or _SHELL_KEYWORD.search(text) is not None
     )
 
 
-def candidates(paths: Iterable[Path], commands: bool = False) -> list[Path]:
+def candidates(paths: Iterable[Path]) -> list[Path]:
     """The files that ``may_need_probes``, read as bytes: the patterns are ASCII, so any
     encoding will do, and the others are parsed only later, while the checker runs."""
     found: list[Path] = []
@@ -73,7 +87,7 @@ def candidates(paths: Iterable[Path], commands: bool = False) -> list[Path]:
             text = path.read_bytes().decode("latin-1")
         except OSError:
             continue  # the parse reports it
-        if may_need_probes(text, commands):
+        if may_need_probes(text):
             found.append(path)
     return found
 
@@ -109,6 +123,10 @@ class ProbedCopy:
     rewritten: bool = False
     # shell=True calls whose command is revealed, with that command.
     commands: Sequence[tuple[ast.Call, ast.expr]] = ()
+    # The SQL, shell, template and markup calls whose parts are revealed (sink_outcomes.py),
+    # and the file's tagged nodes, which get their types from the run.
+    looks: Sequence[sink_outcomes.Look] = ()
+    tagged: unverified.Instrumented | None = None
 
     def needs_a_run(self) -> bool:
         """Whether the copy asks anything that only a run can answer: revealed commands only
@@ -117,10 +135,11 @@ class ProbedCopy:
 
 
 def probed_copy(
-    path: str, source: str, tree: ast.Module, commands: bool = False
+    path: str, source: str, tree: ast.Module, commands: bool = False, function: bool = False
 ) -> ProbedCopy | None:
     """The copy of one file with its probes, or None when it needs none.  ``commands``: reveal
-    the command of each shell=True call."""
+    the command of each shell=True call; ``function``: reveal sink calls' parts with the probe
+    module's function (mypy with our plugin), not with ``reveal_type``."""
     calls = callees.Sites(tree).calls
     # A probe goes where the syntax tree places its node, so only where that is the node.
     unpacked = [
@@ -130,7 +149,9 @@ def probed_copy(
     ]
     shells = [s for s in argv_shell.find(tree, source) if _spans_itself(source, s.script)]
     revealed = [c for c in shell_commands(calls) if _spans_itself(source, c[1])] if commands else []
-    if not shells and not unpacked and not revealed:
+    tagged = unverified.prepared(source, tree)
+    looks = sink_outcomes.looks(tree, calls, tagged)
+    if not shells and not unpacked and not revealed and not looks:
         return None
     insertions = one_more_argument(source, unpacked)
     if shells:
@@ -140,8 +161,20 @@ def probed_copy(
         start = offsets[command.lineno - 1] + command.col_offset
         end = offsets[(command.end_lineno or command.lineno) - 1] + (command.end_col_offset or 0)
         insertions += [(start, b"reveal_type("), (end, b")")]
-    copy = insert_at(source, insertions)
-    return ProbedCopy(path, source, shells, unpacked, copy, commands=revealed)
+    wrapped = [look for look in looks if _spans_itself(source, look.call)]
+    opens, closes = sink_outcomes.probe_insertions(source, wrapped, tagged, function)
+    imports = [argv_shell.probe_import(source, tree, argv_shell.REVEAL_FUNCTION)[0]]
+    copy = insert_at(
+        source, [*(imports if function and wrapped else []), *opens, *insertions, *closes]
+    )
+    try:
+        ast.parse(copy.text)
+    except SyntaxError:
+        # Never a broken copy: its sink calls stay unrevealed (counted so), the rest is asked.
+        copy = insert_at(source, insertions)
+    return ProbedCopy(
+        path, source, shells, unpacked, copy, commands=revealed, looks=looks, tagged=tagged
+    )
 
 
 def _spans_itself(source: str, node: ast.expr) -> bool:
@@ -173,14 +206,20 @@ _REVEALED = re.compile(r"Revealed type: `(?P<type>.*)`$")
 Commands = Dict[Tuple[str, int, int], str]
 
 
+# A file's path -> the types its sink calls' parts were revealed with, by tag.
+Revealed = Dict[str, Dict[int, str]]
+
+
 def split(
     diagnostics: Iterable[Diagnostic], probed: dict[str, ProbedCopy], checker: str
-) -> tuple[list[Diagnostic], list[Finding], Commands]:
+) -> tuple[list[Diagnostic], list[Finding], Commands, Revealed]:
     """The run's messages at the originals' positions, without the probes' own; the probes'
-    findings; and the revealed type of each probed shell command."""
+    findings; the revealed type of each probed shell command; and the revealed types of the
+    sink calls' parts (``sink_outcomes``)."""
     kept: list[Diagnostic] = []
     findings: dict[tuple[str, int], Finding] = {}
     commands: Commands = {}
+    types: Revealed = {}
     for diagnostic in diagnostics:
         copied = probed.get(diagnostic.path)
         if copied is None:
@@ -194,7 +233,12 @@ def split(
             continue
         where = copied.copy.original(diagnostic.line, diagnostic.column)
         if where is None:
-            continue  # about the probe itself: its import, an unimported reveal_type
+            # About the probes themselves: a sink call's revealed part, else their import, an
+            # unimported reveal_type, a part's error that the original repeats.
+            if copied.looks and diagnostic.severity != "error":
+                found = unverified.revealed_types([diagnostic.message])
+                types.setdefault(copied.original, {}).update(found)
+            continue
         revealed = _revealed_command(copied, where, diagnostic)
         if revealed is not None:
             commands[revealed[0]] = revealed[1]
@@ -206,7 +250,7 @@ def split(
             findings[(finding.path, finding.line)] = finding
         else:
             kept.append(moved)
-    return sorted(kept), [findings[key] for key in sorted(findings)], commands
+    return sorted(kept), [findings[key] for key in sorted(findings)], commands, types
 
 
 def _revealed_command(
@@ -272,14 +316,16 @@ def _unpacked_logging_finding(
     )
 
 
-def instrumented(parsed: dict[str, Parsed], commands: bool = False) -> dict[str, ProbedCopy]:
+def instrumented(
+    parsed: dict[str, Parsed], commands: bool = False, function: bool = False
+) -> dict[str, ProbedCopy]:
     """The copies with probes of the files that need them (path -> copy); ``commands``: with
-    the shell commands revealed."""
+    the shell commands revealed; ``function``: see ``probed_copy``."""
     copies: dict[str, ProbedCopy] = {}
     for path, entry in parsed.items():
-        if entry.read is not None and not may_need_probes(entry.read.text, commands):
+        if entry.read is not None and not may_need_probes(entry.read.text):
             continue
-        copied = probed_copy(path, entry.source, entry.tree, commands)
+        copied = probed_copy(path, entry.source, entry.tree, commands, function)
         if copied is not None:
             newer = entry.read is not None and entry.read.needs is not None
             copies[path] = replace(copied, rewritten=newer)

@@ -414,11 +414,11 @@ def _same_expression(source: bytes, offsets: Sequence[int], node: ast.expr) -> b
     return ast.dump(copy) == ast.dump(node)
 
 
-def analyse(source: str, tree: ast.Module) -> Instrumented:
-    """Find the parts of every call's arguments and the nodes that tell where an Any comes
-    from, and tag them all."""
-    data, offsets = source.encode("utf-8"), byte_offsets(source)
-    calls = all_calls(tree)
+def prepared(
+    source: str, tree: ast.Module, calls: Sequence[ast.Call] | None = None
+) -> Instrumented:
+    """A file ready to tag: its scopes, imported names and ``join`` arguments, nothing tagged."""
+    calls = all_calls(tree) if calls is None else calls
     imported = frozenset(
         (alias.asname or alias.name).split(".")[0]
         for node in ast.walk(tree)
@@ -430,9 +430,20 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
         for node in calls
         if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1
     )
-    instrumented = Instrumented(
-        source, tree, {}, scopes=_scopes_at(tree), imported=imported, joined=joined
-    )
+    return Instrumented(source, tree, {}, scopes=_scopes_at(tree), imported=imported, joined=joined)
+
+
+def origin_nodes(part: ast.expr, instrumented: Instrumented) -> list[ast.expr]:
+    """The nodes whose revealed types tell where ``part``'s type comes from."""
+    return list(_chain(part, instrumented))
+
+
+def analyse(source: str, tree: ast.Module) -> Instrumented:
+    """Find the parts of every call's arguments and the nodes that tell where an Any comes
+    from, and tag them all."""
+    data, offsets = source.encode("utf-8"), byte_offsets(source)
+    calls = all_calls(tree)
+    instrumented = prepared(source, tree, calls)
     for call in calls:
         parts: list[tuple[int, ast.expr]] = []
         for index, part in call_parts(call):

@@ -27,10 +27,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from typing_literalstring.analysis import probes
+from typing_literalstring.analysis import probes, sink_outcomes
 from typing_literalstring.analysis.classify import Stdlib, classify, finish_findings
 from typing_literalstring.analysis.findings import (
     CheckResult,
+    Finding,
     Unchecked,
     Unparsable,
     sorted_findings,
@@ -167,8 +168,10 @@ def run_check(
         # copies of their files, checked in the originals' place in the same run.
         roots, host_grammar = search, isinstance(checker, Mypy)
         commands = not checker.lists_argument_types  # reveal shell commands too
-        candidates = probes.candidates(found.values(), commands)
-        probed = probes.instrumented(parse_all(candidates, roots)[0], commands)
+        candidates = probes.candidates(found.values())
+        # mypy writes LiteralString as str in reveal_type: our plugin reveals sink calls' parts.
+        function = isinstance(checker, MypyPlugin)
+        probed = probes.instrumented(parse_all(candidates, roots)[0], commands, function)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         with ThreadPoolExecutor(max_workers=1) as pool:
             parsing = pool.submit(parse_all, list(found.values()), roots, host_grammar)
@@ -180,7 +183,7 @@ def run_check(
         if run is None or not parsed:
             return result
         files = set(parsed)
-        diagnostics, argv, revealed = probes.split(run.diagnostics, here, checker.name)
+        diagnostics, argv, revealed, parts = probes.split(run.diagnostics, here, checker.name)
         run = replace(run, diagnostics=diagnostics)
         tightened = errors_in(run, files)
         refuse_plugin_failures(checker, tightened, cwd)
@@ -204,11 +207,14 @@ def run_check(
         seen = {(f.path, f.line, f.column, f.rule.id) for f in result.findings}
         argv = [f for f in argv if (f.path, f.line, f.column, f.rule.id) not in seen]
         result.findings = sorted_findings(result.findings + argv)
+        judged = _sink_outcomes(result, parsed, probed, here, parts)
         if report_any:
             progress(f"asking {checker.name} which values of type Any reach a LiteralString")
             unverified_ = unverified_findings(
                 runs, parsed, root, tightened, overlay.root, result.findings
             )
+            # A call the sink outcomes judged already keeps their finding, which says more.
+            unverified_ = [f for f in unverified_ if (f.path, f.line) not in judged]
             result.findings = sorted_findings(result.findings + unverified_)
         result.paths = sorted(parsed)
         finish_findings(result, parsed)
@@ -216,6 +222,33 @@ def run_check(
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+def _sink_outcomes(
+    result: CheckResult,
+    parsed: dict[str, Parsed],
+    probed: dict[str, probes.ProbedCopy],
+    here: dict[str, probes.ProbedCopy],
+    revealed: probes.Revealed,
+) -> set[tuple[str, int]]:
+    """Give every SQL, shell, template and markup call of the checked files its outcome
+    (``sink_outcomes``): the counts and unverified calls go to ``result``, the findings they
+    are worth join its findings.  The places of those findings."""
+    untyped = sink_outcomes.untyped_functions(entry.tree for entry in parsed.values())
+    added: list[Finding] = []
+    for path, copied in sorted(probed.items()):
+        if path not in parsed or not copied.looks or copied.tagged is None:
+            continue
+        # A copy not checked in place (outside the root, or in a newer grammar) revealed
+        # nothing: its calls count as unverified, never as proven.
+        copied.tagged.types.update(revealed.get(path, {}) if path in here else {})
+        out = sink_outcomes.outcomes(path, copied.looks, copied.tagged, result.findings, untyped)
+        result.sink_calls += out.calls
+        result.proven += out.proven
+        result.unverified += out.unverified
+        added += out.findings
+    result.findings = sorted_findings(result.findings + added)
+    return {(f.path, f.line) for f in added}
 
 
 def _run_tightened(
@@ -287,12 +320,13 @@ def command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     warn_unused = args.warn_unused_suppressions
+    shown = output.Shown(args.show_other, warn_unused, args.show_unverified)
     if args.format == "json":
-        sys.stdout.write(output.as_json(result, args.show_other, warn_unused))
+        sys.stdout.write(output.as_json(result, shown))
     elif args.format == "sarif":
-        sys.stdout.write(output.sarif(result, warn_unused))
+        sys.stdout.write(output.sarif(result, shown))
     else:
-        sys.stdout.write(output.text(result, args.show_other, warn_unused))
+        sys.stdout.write(output.text(result, shown))
     if result.unparsable:
         return EXIT_ERROR  # some code was not checked
     failing = result.findings or (args.warn_unused_suppressions and result.unused_suppressions)

@@ -62,6 +62,12 @@ def parser() -> argparse.ArgumentParser:
         "--show-other", action="store_true", help="also list the checker's other errors"
     )
     check.add_argument(
+        "--show-unverified",
+        action="store_true",
+        help="also list the sink calls the checker let through without judging their text "
+        "(text and JSON; SARIF notes)",
+    )
+    check.add_argument(
         "--python",
         metavar="PATH",
         help="the project's Python (or its virtual environment), whose packages resolve "

@@ -5,16 +5,43 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from typing_literalstring import __version__
-from typing_literalstring.analysis.findings import CheckResult, Finding
+from typing_literalstring.analysis.findings import (
+    UNVERIFIED_REASONS,
+    CheckResult,
+    Finding,
+    Unverified,
+)
 from typing_literalstring.core.project import root_relative
 from typing_literalstring.specs import thirdparty
-from typing_literalstring.specs.sinks import NON_LITERAL, RULES, UNVERIFIED
+from typing_literalstring.specs.sinks import (
+    NON_LITERAL,
+    RULES,
+    UNVERIFIED,
+    UNVERIFIED_BUILT,
+    UNVERIFIED_SINK,
+    UNVERIFIED_UNTYPED,
+)
 
 FORMATS = ("text", "json", "sarif")
+# The rules whose first message says what the checker let through, and why.
+_EXPLAINED = (UNVERIFIED, UNVERIFIED_BUILT, UNVERIFIED_UNTYPED, UNVERIFIED_SINK)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the user asked to see besides the findings."""
+
+    other: bool = False  # the checker's other errors
+    unused_suppressions: bool = False
+    unverified: bool = False  # the sink calls the checker did not judge
+
+
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # How many unresolved module names a notice lists before "and N more".
 _SHOWN_MODULES = 5
@@ -162,7 +189,33 @@ def set_aside(result: CheckResult) -> str:
     return "; ".join(parts)
 
 
-def text(result: CheckResult, show_other: bool = False, warn_unused: bool = False) -> str:
+def sink_calls_summary(result: CheckResult, listed: bool) -> str | None:
+    """How many sink calls the checker proved literal, reported or let through unverified."""
+    if not result.sink_calls:
+        return None
+    unverified = len(result.unverified)
+    reported = result.sink_calls - result.proven - unverified
+    reasons = Counter(u.reason for u in result.unverified)
+    why = ", ".join(f"{n} {UNVERIFIED_REASONS[r]}" for r, n in sorted(reasons.items()))
+    return (
+        f"{result.sink_calls} SQL, shell, template and markup call"
+        + ("s" if result.sink_calls != 1 else "")
+        + f": {result.proven} proven literal, {reported} with a finding, {unverified} unverified"
+        + (f" ({why})" if why else "")
+        + (" (--show-unverified lists them)" if unverified and not listed else "")
+        + "."
+    )
+
+
+def _unverified_line(u: Unverified, cwd: Path) -> str:
+    return (
+        f"{_relative(u.path, cwd)}:{u.line}:{u.column}: unverified: {u.callee} ({u.api}): "
+        f"{UNVERIFIED_REASONS[u.reason]}: {u.detail}"
+    )
+
+
+def text(result: CheckResult, shown: Shown = Shown()) -> str:
+    show_other, warn_unused = shown.other, shown.unused_suppressions
     python = f"; Python: {result.environment.describe()}" if result.environment else ""
     lines: list[str] = [
         f"Checked {result.files} file{'s' if result.files != 1 else ''} in "
@@ -178,7 +231,7 @@ def text(result: CheckResult, show_other: bool = False, warn_unused: bool = Fals
         lines.append(f"    {finding.source}")
         if finding.rule is NON_LITERAL:
             lines.append(f"    {result.checker}: {finding.messages[0].splitlines()[0]}")
-        elif finding.rule is UNVERIFIED:
+        elif finding.rule in _EXPLAINED:
             lines.append(f"    unverified: {finding.messages[0]}")
         lines.append(f"    fix: {finding.fix}")
     if show_other:
@@ -187,11 +240,16 @@ def text(result: CheckResult, show_other: bool = False, warn_unused: bool = Fals
                 f"{_relative(d.path, result.cwd)}:{d.line}:{d.column}: {result.checker}: "
                 f"{d.message.splitlines()[0]}"
             )
+    if shown.unverified:
+        lines.extend(_unverified_line(u, result.cwd) for u in result.unverified)
     lines.extend(f"error: {line}" for line in unparsable_notice(result))
     lines.extend(f"warning: {line}" for line in suppression_notices(result, warn_unused))
     for notice in (unchecked_notice(result), unresolved_notice(result), third_party_notice(result)):
         if notice is not None:
             lines.append(f"warning: {notice}")
+    calls = sink_calls_summary(result, shown.unverified)
+    if calls is not None:
+        lines.append(calls)
     aside = set_aside(result)
     families = result.by_family()
     summary = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
@@ -228,7 +286,20 @@ def _finding_json(finding: Finding, cwd: Path) -> dict[str, Any]:
     }
 
 
-def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = False) -> str:
+def _unverified_json(u: Unverified, cwd: Path) -> dict[str, Any]:
+    return {
+        "path": _relative(u.path, cwd),
+        "line": u.line,
+        "column": u.column,
+        "callee": u.callee,
+        "sink": u.api,
+        "reason": u.reason,
+        "detail": u.detail,
+    }
+
+
+def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
+    show_other, warn_unused = shown.other, shown.unused_suppressions
     document: dict[str, Any] = {
         "tool": {"name": "typing-literalstring", "version": __version__},
         "checker": {"name": result.checker, "version": result.checker_version},
@@ -240,6 +311,15 @@ def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = F
         },
         "files": result.files,
         "findings": [_finding_json(f, result.cwd) for f in result.findings],
+        "sink_calls": {
+            "total": result.sink_calls,
+            "proven": result.proven,
+            "with_findings": result.sink_calls - result.proven - len(result.unverified),
+            "unverified": len(result.unverified),
+            "unverified_by_reason": dict(
+                sorted(Counter(u.reason for u in result.unverified).items())
+            ),
+        },
         "suppressed": [
             {
                 **_finding_json(f, result.cwd),
@@ -280,6 +360,8 @@ def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = F
             "notice": unchecked_notice(result),
         },
     }
+    if shown.unverified:
+        document["unverified"] = [_unverified_json(u, result.cwd) for u in result.unverified]
     if show_other:
         document["other"] = [
             {
@@ -294,7 +376,8 @@ def as_json(result: CheckResult, show_other: bool = False, warn_unused: bool = F
     return json.dumps(document, indent=2) + "\n"
 
 
-def sarif(result: CheckResult, warn_unused: bool = False) -> str:
+def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
+    warn_unused = shown.unused_suppressions
     rules = [
         {
             "id": rule.id,
@@ -381,6 +464,11 @@ def sarif(result: CheckResult, warn_unused: bool = False) -> str:
         {"level": "warning", "message": {"text": notice}}
         for notice in suppression_notices(result, warn_unused)
     ]
+    calls = sink_calls_summary(result, shown.unverified)
+    if calls is not None:
+        notifications.append({"level": "note", "message": {"text": calls}})
+    if shown.unverified:
+        notifications += [_unverified_note(u, result.project) for u in result.unverified]
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -412,3 +500,24 @@ def sarif(result: CheckResult, warn_unused: bool = False) -> str:
         ],
     }
     return json.dumps(document, indent=2) + "\n"
+
+
+def _unverified_note(u: Unverified, project: Path) -> dict[str, Any]:
+    """A sink call the checker did not judge, as a SARIF notification of level note."""
+    return {
+        "level": "note",
+        "message": {
+            "text": f"unverified: {u.callee} ({u.api}): {UNVERIFIED_REASONS[u.reason]}: {u.detail}"
+        },
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {
+                        "uri": root_relative(u.path, project),
+                        "uriBaseId": "%SRCROOT%",
+                    },
+                    "region": {"startLine": u.line, "startColumn": u.column},
+                }
+            }
+        ],
+    }

@@ -19,9 +19,17 @@ from typing_literalstring.specs.sinks import callee_name
 
 PROBE_MODULE = "_typing_literalstring_probe"
 PROBE_FUNCTION = "typing_literalstring_shell_script"
-PROBE_STUB = f"""from typing_extensions import LiteralString
+# The reveal of a sink call's parts for mypy (analysis.sink_outcomes): mypy's own reveal_type
+# writes LiteralString as str, the plugin's hook on this function does not
+# (typing_literalstring/mypy/reveal.py names it too).
+REVEAL_FUNCTION = "typing_literalstring_reveal"
+PROBE_STUB = f"""from typing import TypeVar
+from typing_extensions import LiteralString
+
+_T = TypeVar("_T")
 
 def {PROBE_FUNCTION}(script: LiteralString, /) -> str: ...
+def {REVEAL_FUNCTION}(value: _T, tag: int, /) -> _T: ...
 """
 
 _POSIX_SHELLS = {"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "busybox"}
@@ -188,7 +196,6 @@ def probe_insertions(
     ``from __future__`` imports, which must come first); (byte offset, text) each, and the
     line the import takes."""
     offsets = byte_offsets(source)
-    data = source.encode("utf-8")
     insertions: list[tuple[int, bytes]] = []
     for script in {id(shell.script): shell.script for shell in shells}.values():
         assert script.end_lineno is not None
@@ -197,6 +204,17 @@ def probe_insertions(
             (offsets[script.lineno - 1] + script.col_offset, f"{PROBE_FUNCTION}(".encode())
         )
         insertions.append((offsets[script.end_lineno - 1] + script.end_col_offset, b")"))
+    position, line = probe_import(source, tree, PROBE_FUNCTION)
+    insertions.append(position)
+    return insertions, line
+
+
+def probe_import(source: str, tree: ast.Module, name: str) -> tuple[tuple[int, bytes], int]:
+    """The import of a probe function from the probe module (after the docstring and the
+    ``from __future__`` imports, which must come first): (byte offset, text), and the line the
+    import takes."""
+    offsets = byte_offsets(source)
+    data = source.encode("utf-8")
     after = 0
     for index, statement in enumerate(tree.body):
         is_docstring = (
@@ -212,9 +230,8 @@ def probe_insertions(
             break
     position = offsets[after] if after < len(offsets) else len(data)
     prefix = b"" if position == 0 or data[position - 1 : position] == b"\n" else b"\n"
-    line = f"from {PROBE_MODULE} import {PROBE_FUNCTION}\n".encode()
-    insertions.append((position, prefix + line))
-    return insertions, after + 1
+    line = f"from {PROBE_MODULE} import {name}\n".encode()
+    return (position, prefix + line), after + 1
 
 
 def instrument(source: str, tree: ast.Module, shells: list[ShellInArgv]) -> Instrumented:

@@ -98,6 +98,40 @@ UNVERIFIED = Rule(
     "sink's own rule says how to fix it.  A value that must be one of a few names can be chosen "
     "from literals: typing_literalstring.sql.pick(value, ('a', 'b')).",
 )
+# Sink calls the checker let through without judging their text (``analysis.sink_outcomes``):
+# findings by default, where real vulnerabilities show the unjudged value is worth one.
+UNVERIFIED_BUILT = Rule(
+    "LS902",
+    "unverified-built-text",
+    "Any",
+    "The text of an SQL, shell, template or markup sink is built in view (an f-string, `%`, "
+    "`format`, `+` or `join`) from a value of type Any: the literal parts are proven, the Any "
+    "part is not, and the checker lets it through.",
+    "Give the Any part a type where it enters the program (annotate the parameter, the "
+    "attribute or the function's return as str, or the input's shape as a TypedDict): the "
+    "checker then judges it, and the sink's own rule says how to fix it.",
+)
+UNVERIFIED_UNTYPED = Rule(
+    "LS903",
+    "unverified-untyped-code",
+    "Any",
+    "The text of an SQL, shell, template or markup sink comes from the project's own untyped "
+    "code (a parameter without an annotation, a function without a return annotation), so it "
+    "is Any and the checker lets it through.",
+    "Annotate that parameter or return: LiteralString if only literal text may come, else str, "
+    "and the checker judges every caller.",
+)
+UNVERIFIED_SINK = Rule(
+    "LS904",
+    "unverified-sink-receiver",
+    "Any",
+    "SQL text, a shell command, a template or markup is built in view from non-literal parts "
+    "and passed to a sink the checker cannot see: a receiver of unknown type (an unannotated "
+    "attribute or property, an untyped package) or the project's own method typed str.",
+    "Type the receiver (annotate the attribute or the property's return with the driver's "
+    "class), or annotate the project's own sink parameter LiteralString; keep the text literal "
+    "and pass values separately.",
+)
 RULES = (
     NON_LITERAL,
     SQL,
@@ -108,6 +142,9 @@ RULES = (
     TEMPLATE,
     MARKUP,
     UNVERIFIED,
+    UNVERIFIED_BUILT,
+    UNVERIFIED_UNTYPED,
+    UNVERIFIED_SINK,
 )
 
 # The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:

@@ -1,0 +1,237 @@
+"""Every SQL, shell, template and markup call has one outcome: proven literal, a finding, or
+unverified (``analysis.sink_outcomes``), asked in the one tightened run."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typing_literalstring.analysis import probes, sink_outcomes, unverified
+from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
+from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+from typing_literalstring.mypy.reveal import REVEAL_FUNCTION
+from typing_literalstring.specs import argv_shell
+
+# Each line marked with the rule it must get by default, or with the outcome it must have.
+# Every LS90x line is one the checker lets through on its own: its value is Any, its receiver
+# unknown, or its callee typed str (the real vulnerabilities in benchmarks/cves).
+PROGRAM = """\
+import sqlite3
+import subprocess
+from functools import cached_property
+from typing import Protocol
+
+
+class Cursor(Protocol):
+    def execute(self, sql: str) -> None: ...
+
+
+TABLE = "users"
+
+
+def by_name(conn: sqlite3.Connection, name: str) -> None:
+    conn.execute("SELECT * FROM users WHERE name = '" + name + "'")  # LS101
+
+
+def proven(conn: sqlite3.Connection) -> None:
+    conn.execute("SELECT 1")  # proven
+    conn.execute("SELECT * FROM t WHERE id = ?", (1,))  # proven
+
+
+def untyped_param(conn: sqlite3.Connection, query):
+    conn.execute(query)  # LS903
+
+
+def own_protocol(cur: Cursor, table: str) -> None:
+    cur.execute('PRAGMA table_info("%s")' % table)  # LS904
+
+
+def own_protocol_literal(cur: Cursor) -> None:
+    cur.execute("SELECT * FROM " + TABLE)  # unverified callee-str
+
+
+def untyped_shell(cmd) -> None:
+    subprocess.run("ls " + cmd, shell=True)  # LS902
+
+
+def shell_list(path: str) -> None:
+    subprocess.run(["ls", path])
+"""
+MARKS = {
+    n: text.split("# ", 1)[1] for n, text in enumerate(PROGRAM.splitlines(), 1) if "  # " in text
+}
+
+
+def _check(
+    name: str, folder: Path, capsys: pytest.CaptureFixture[str], *extra: str
+) -> dict[str, Any]:  # JSON
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(folder / "cache"),
+         "--show-unverified", *extra, str(folder / "app.py")]
+    )  # fmt: skip
+    assert status == EXIT_FINDINGS
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return document
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_every_sink_call_is_proven_reported_or_unverified(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each marked line gets its rule or outcome, with every checker; the LS90x lines have no
+    finding of the sink's own rule (the checker let them through), and no probe leaves an error
+    of its own behind (mypy's "does not return a value" for a wrapped None-returning call)."""
+    (tmp_path / "app.py").write_text(PROGRAM, encoding="utf-8")
+    document = _check(name, tmp_path, capsys)
+    rules = {f["line"]: f["rule"] for f in document["findings"]}
+    unverified_ = {u["line"]: u["reason"] for u in document["unverified"]}
+    for line, mark in MARKS.items():
+        if mark.startswith("LS"):
+            assert rules.get(line) == mark, (line, mark, document["findings"])
+        elif mark == "proven":
+            assert line not in rules, line
+            assert line not in unverified_, line
+        else:
+            assert unverified_.get(line) == mark.split()[-1], (line, document["unverified"])
+    calls = document["sink_calls"]
+    assert calls["total"] == len(MARKS)
+    assert calls["proven"] == sum(1 for m in MARKS.values() if m == "proven")
+    assert calls["unverified"] == 1
+    assert document["other_errors"] == 0
+
+
+def test_the_summary_counts_and_lists_unverified_calls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not CHECKERS["pyright"].is_installed():
+        pytest.skip("pyright is not installed")
+    (tmp_path / "app.py").write_text(PROGRAM, encoding="utf-8")
+    cache = str(tmp_path / "cache")
+    main(["check", "--cache-dir", cache, str(tmp_path / "app.py")])
+    out = capsys.readouterr().out
+    assert (
+        "7 SQL, shell, template and markup calls: 2 proven literal, 4 with a finding, "
+        "1 unverified (1 the callee takes str) (--show-unverified lists them)." in out
+    )
+    assert "unverified: `query` is Unknown: parameter `query` has no annotation" in out
+    main(["check", "--cache-dir", cache, "--show-unverified", str(tmp_path / "app.py")])
+    out = capsys.readouterr().out
+    line = next(n for n, mark in MARKS.items() if mark.endswith("callee-str"))
+    assert (
+        f"app.py:{line}:5: unverified: cur.execute (execute, named like an SQL sink): the callee "
+        "takes str: `cur.execute` is (sql: str) -> None" in out
+    )
+    main(["check", "--cache-dir", cache, "--format", "sarif", "--show-unverified",
+          str(tmp_path / "app.py")])  # fmt: skip
+    run = json.loads(capsys.readouterr().out)["runs"][0]
+    notes = [n for n in run["invocations"][0]["toolExecutionNotifications"] if n["level"] == "note"]
+    assert [n["locations"][0]["physicalLocation"]["region"]["startLine"] for n in notes[1:]] == [
+        line
+    ]
+    assert {r["ruleId"] for r in run["results"]} == {"LS101", "LS902", "LS903", "LS904"}
+
+
+def _copy(source: str, function: bool = False) -> probes.ProbedCopy:
+    copied = probes.probed_copy("m.py", source, ast.parse(source), function=function)
+    assert copied is not None
+    return copied
+
+
+HOSTILE = '''\
+"""Doc."""
+from __future__ import annotations
+import subprocess
+from jinja2 import Environment, Template
+
+def gen(cur, env: Environment, rows, table):
+    cur.execute("SELECT " + ", ".join(c for c in rows) + " FROM t")
+    x = [cur.execute(f"SELECT {r} FROM {table}") for r in rows]
+    y = (yield cur.execute("SELECT %s" % (yield table)))
+    print(f"{cur.execute('SELECT ' + table)}")
+    cur.execute(
+        "SELECT "
+        + table,
+    )
+    return env.from_string(Template(table).render()), x, y
+
+@Template("a" + "b")
+def decorated(): ...
+'''
+
+
+@pytest.mark.parametrize("function", [False, True])
+def test_probed_copies_keep_every_line_and_parse(function: bool) -> None:
+    """Generators, yields, comprehensions, f-strings, multi-line and nested calls, a decorator:
+    the copy parses, and every line of the original maps back to itself."""
+    copied = _copy(HOSTILE, function)
+    tree = ast.parse(copied.copy.text)
+    assert len(copied.looks) == 7  # the decorator is not wrapped, nor counted
+    assert len(copied.copy.text.splitlines()) == len(HOSTILE.splitlines()) + function
+    for number, text in enumerate(copied.copy.text.splitlines(), 1):
+        if function and number == 3:
+            assert text.startswith("from _typing_literalstring_probe import")
+            continue
+        back = copied.copy.original(number, 1)
+        assert back == (number - (function and number > 3), 1), (number, text)
+    assert tree.body
+
+
+def test_a_statement_call_is_revealed_after_it_and_a_value_inside_a_tuple() -> None:
+    """After the call: mypy keeps only the first of two equal messages on a line, and that
+    must be the original's (psycopg's ``sql.SQL(...).format(...)`` lost its finding)."""
+    copied = _copy("def f(cur, q):\n    cur.execute(q)\n    return cur.execute(q)\n")
+    lines = copied.copy.text.splitlines()
+    assert lines[1] == "    cur.execute(q); reveal_type(((q), 0)); reveal_type(((cur.execute), 1))"
+    assert lines[2] == (
+        "    return (cur.execute(q), reveal_type(((q), 2)), reveal_type(((cur.execute), 3)))[0]"
+    )
+
+
+def test_the_mypy_probe_function_is_the_plugins() -> None:
+    assert f"{argv_shell.PROBE_MODULE}.{argv_shell.REVEAL_FUNCTION}" == REVEAL_FUNCTION
+    assert f"def {argv_shell.REVEAL_FUNCTION}(" in argv_shell.PROBE_STUB
+
+
+@pytest.mark.parametrize(
+    ("code", "counted"),
+    [
+        ("subprocess.run(cmd, shell=True)", True),
+        ("subprocess.run(cmd, shell=False)", False),  # an argument list's business (LS202)
+        ("subprocess.run(cmd)", False),
+        ("os.system(cmd)", True),
+        ("logger.info(msg)", False),  # a log message of type Any is no injection
+        ("qs.extra(where=[w])", False),
+        ("cur.execute('SELECT 1')", True),
+        ("Markup(html)", True),
+    ],
+)
+def test_which_calls_are_sink_calls(code: str, counted: bool) -> None:
+    tree = ast.parse(code)
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    found = sink_outcomes.looks(tree, calls, unverified.prepared(code, tree))
+    assert bool(found) is counted
+
+
+@pytest.mark.parametrize(
+    ("code", "built"),
+    [
+        ("'a' + b", True),
+        ("f'{a}'", True),
+        ("'%s' % a", True),
+        ("', '.join(a)", True),
+        ("a", False),
+        ("a.b", False),
+        ("'a'", False),
+    ],
+)
+def test_is_composition(code: str, built: bool) -> None:
+    expr = ast.parse(code, mode="eval").body
+    assert sink_outcomes.is_composition(expr) is built

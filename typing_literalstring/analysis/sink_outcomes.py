@@ -1,0 +1,547 @@
+"""Every sink call has one outcome: proven literal, a finding, or unverified.
+
+A value of type Any passes a LiteralString parameter silently, and so does any value at a
+sink-looking call whose receiver the checker cannot type (``self.c.execute(...)`` on an
+unknown attribute, a cursor from an unannotated ``cached_property``) or whose callee the project
+typed ``str`` (its own cursor Protocol).  Real vulnerabilities hide exactly there.
+
+So the tightened run itself is asked, in the probed copies (``probes``), what each SQL, shell,
+template and markup call receives: ``cur.execute(q)`` as a statement is followed, on its last
+line, by ``; reveal_type(((part), 1)); reveal_type(((cur.execute), 2))``, and a call used as a
+value ``c(...)`` becomes ``(c(...), reveal_type(((part), 1)), ...)[0]``.  Either keeps the
+call, its type, its scope and its line, and reveals, under a tag, each part its text is
+composed of (``unverified.composition_parts``, through the names assigned in view) and, for a
+method or a name whose sink the checker may not see, the callee.  (With mypy, the plugin's
+``typing_literalstring_reveal(part, 1)``: mypy's own reveal writes LiteralString as str.)
+Then (``outcomes``):
+
+- the checker reported the call: a finding (already made from its error);
+- the callee takes a LiteralString and no part is Any: proven literal by the checker;
+- a part is Any: LS902 when the text is built in view (the literal parts are proven, the Any
+  part is named), LS903 when the Any comes from the project's own untyped code (a parameter
+  without annotation, a project function without a return annotation); otherwise unverified;
+- the receiver is unknown, or the callee takes ``str``: LS904 when the text is built in view
+  from a non-literal part (and, for SQL, its literal text reads as SQL); otherwise unverified.
+
+Logging calls are left to the checker's own verdict: a log message of type Any is not an
+injection, and counting every one would drown the calls that are.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from typing_literalstring.analysis.findings import Finding, Unverified, source_line
+from typing_literalstring.analysis.unverified import (
+    Instrumented,
+    binding_of,
+    composition_parts,
+    is_any,
+    origin_nodes,
+)
+from typing_literalstring.core.source_edits import byte_offsets, segment
+from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
+from typing_literalstring.specs.sinks import (
+    MARKUP,
+    SHELL,
+    SINK_NAMES,
+    SQL,
+    TEMPLATE,
+    UNVERIFIED_BUILT,
+    UNVERIFIED_SINK,
+    UNVERIFIED_UNTYPED,
+    Rule,
+    callee_name,
+)
+
+# The standard library's shell functions: tightened by our stubs whatever the receiver, so
+# their callee needs no reveal (subprocess.run's overloads alone are kilobytes of text).
+_STDLIB_SHELL = frozenset(
+    (
+        "run",
+        "call",
+        "check_call",
+        "check_output",
+        "Popen",
+        "getoutput",
+        "getstatusoutput",
+        "system",
+        "popen",
+        "create_subprocess_shell",
+        "subprocess_shell",
+    )
+)
+# Functions given their command with `shell=`: the others take it as their first argument.
+_SHELL_KEYWORD_FUNCTIONS = frozenset(("run", "call", "check_call", "check_output", "Popen"))
+# The names a text argument is passed by, when it is passed by name.
+_TEXT_KEYWORDS = ("sql", "query", "operation", "statement", "source", "args", "cmd", "command")
+# Only these are sink-looking when the callee is typed with plain `str`: a project's own
+# `execute(sql: str)`.  A `Template` or `text` typed `str` is most often something else
+# (string.Template, a project's own `text()` helper).
+_STR_TYPED_SQL = frozenset(("execute", "executemany", "executescript", "mogrify", "raw"))
+# What an SQL statement's literal text starts a clause with.
+_SQL_WORDS = re.compile(
+    r"\b(?:select|insert|update|delete|replace|pragma|create|drop|alter|where|from|into|"
+    r"values|set|order\s+by|group\s+by|limit|join|truncate|attach|vacuum|with)\b",
+    re.IGNORECASE,
+)
+_LITERAL = re.compile(r"(?:LiteralString|Literal\[.*\]\??|None)$")
+# The receivers named like the instance or the class: their Any is the class's, not untyped
+# input.
+_SELF = frozenset(("self", "cls", "mcs", "metacls"))
+_FAMILIES = (SQL, SHELL, TEMPLATE, MARKUP)
+
+
+@dataclass(frozen=True)
+class Look:
+    """A sink-looking call, the text it passes and what the run is asked about it."""
+
+    call: ast.Call
+    rule: Rule  # the sink family's rule
+    api: str
+    argument: ast.expr  # the text argument
+    parts: tuple[ast.expr, ...]  # what the text is composed of, through names assigned in view
+    built: bool  # composed in view: an f-string, `%`, `format`, `+` or `join`
+    literal_text: str  # the literal pieces of the composition, for the family's own words
+    callee: ast.expr | None  # revealed: a method, or a name whose sink the checker may not see
+    # The expression statement the call is (``cur.execute(q)``, ``await cur.execute(q)``): the
+    # reveals follow it, as statements of their own on its last line, for a call used as a
+    # value makes mypy say a None-returning method "does not return a value".
+    statement: ast.Expr | None = None
+
+
+@dataclass
+class Outcomes:
+    """What became of every sink-looking call of the probed files."""
+
+    calls: int = 0
+    proven: int = 0
+    reported: int = 0  # with a finding
+    findings: list[Finding] = field(default_factory=lambda: [])
+    unverified: list[Unverified] = field(default_factory=lambda: [])
+
+
+def text_argument(call: ast.Call, name: str) -> ast.expr | None:
+    """The argument that carries the SQL, the command, the template or the markup."""
+    if name in _SHELL_KEYWORD_FUNCTIONS:
+        shell = next((k.value for k in call.keywords if k.arg == "shell"), None)
+        if shell is None or (isinstance(shell, ast.Constant) and shell.value is False):
+            return None  # an argument list without a shell: argv_shell's business
+    first = call.args[0] if call.args else None
+    if first is not None:
+        return None if isinstance(first, ast.Starred) else first
+    for keyword in _TEXT_KEYWORDS:
+        found = next((k.value for k in call.keywords if k.arg == keyword), None)
+        if found is not None:
+            return found
+    return None
+
+
+def is_composition(expr: ast.expr) -> bool:
+    """Whether ``expr`` builds a string from parts in view."""
+    return not isinstance(expr, ast.Constant) and list(composition_parts(expr)) != [expr]
+
+
+def _built(argument: ast.expr, instrumented: Instrumented, depth: int = 0) -> ast.expr | None:
+    """The composition the argument is, or the one last assigned in view to its name."""
+    if is_composition(argument):
+        return argument
+    if isinstance(argument, ast.Name) and depth < 3:
+        binding = binding_of(argument, instrumented.scopes.get(id(argument), []))
+        if binding is not None and binding.kind == "assigned" and binding.value is not None:
+            return _built(binding.value, instrumented, depth + 1)
+    return None
+
+
+def _literal_text(expr: ast.expr | None) -> str:
+    if expr is None:
+        return ""
+    return " ".join(
+        node.value
+        for node in ast.walk(expr)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def looks(tree: ast.Module, calls: Iterable[ast.Call], instrumented: Instrumented) -> list[Look]:
+    """The SQL, shell, template and markup calls among ``calls``, with what to reveal."""
+    found: list[Look] = []
+    decorators = {
+        id(d)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for d in node.decorator_list
+    }
+    statements = {
+        id(node.value.value if isinstance(node.value, ast.Await) else node.value): node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+    }
+    for call in calls:
+        if id(call) in decorators:
+            continue  # before Python 3.9 a decorator cannot be wrapped in the probes
+        name = callee_name(call.func)
+        if name not in SINK_NAMES or SINK_NAMES[name][0] not in _FAMILIES:
+            continue
+        if name == "extra":
+            continue  # Django's extra takes its SQL by keyword, in lists
+        rule, api = SINK_NAMES[name]
+        argument = text_argument(call, name)
+        if argument is None:
+            continue  # nothing to judge here
+        if isinstance(argument, ast.Constant):
+            # A literal in view: proven whatever the callee, nothing to reveal.
+            found.append(Look(call, rule, api, argument, (), False, "", None))
+            continue
+        parts = [
+            inner
+            for part in composition_parts(argument)
+            for inner in instrumented.through_names(part)
+        ]
+        built = _built(argument, instrumented)
+        is_stdlib_shell = rule is SHELL and name in _STDLIB_SHELL
+        found.append(
+            Look(
+                call,
+                rule,
+                api,
+                argument,
+                tuple(parts),
+                built is not None,
+                _literal_text(built),
+                None if is_stdlib_shell else call.func,
+                statements.get(id(call)),
+            )
+        )
+    return found
+
+
+def probe_insertions(
+    source: str, found: Sequence[Look], instrumented: Instrumented, function: bool = False
+) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
+    """The insertions that wrap each call in its reveals (see the module's docstring): those
+    that open, outer calls first, and those that close, inner calls first.  ``function``: reveal
+    with the probe module's function (mypy; its import is the caller's business).  A node that
+    spans lines or is misplaced (f-strings before Python 3.12) is not revealed."""
+    data, offsets = source.encode("utf-8"), byte_offsets(source)
+    opens: list[tuple[int, int, bytes]] = []
+    closes: list[tuple[int, int, bytes]] = []
+    for look in found:
+        nodes = [*look.parts, *(n for p in look.parts for n in origin_nodes(p, instrumented))]
+        if look.callee is not None:
+            nodes.append(look.callee)
+        reveals: list[bytes] = []
+        for node in nodes:
+            text = _one_line(data, offsets, node)
+            if text is not None:
+                tag = instrumented.tag(node)
+                probe = (
+                    f"{REVEAL_FUNCTION}({text}, {tag})"
+                    if function
+                    else f"reveal_type(({text}, {tag}))"
+                )
+                reveals.append(f"{probe}, ".encode())
+        if not reveals:
+            continue
+        call = look.call
+        assert call.end_lineno is not None
+        assert call.end_col_offset is not None
+        start = offsets[call.lineno - 1] + call.col_offset
+        end = offsets[call.end_lineno - 1] + call.end_col_offset
+        # The reveals come after the call: mypy keeps only the first of two equal messages on
+        # a line, and the original's must be the one kept.
+        if look.statement is not None:
+            statement = look.statement
+            assert statement.end_lineno is not None
+            assert statement.end_col_offset is not None
+            at = offsets[statement.end_lineno - 1] + statement.end_col_offset
+            closes.append((at, len(data), b"".join(b"; " + r[:-2] for r in reveals)))
+            continue
+        opens.append((start, start - end, b"("))
+        closes.append((end, end - start, b", " + b"".join(reveals)[:-2] + b")[0]"))
+    return [(o, t) for o, _, t in sorted(opens)], [(o, t) for o, _, t in sorted(closes)]
+
+
+def _one_line(data: bytes, offsets: Sequence[int], node: ast.expr) -> str | None:
+    """The node's text, when a reveal can copy it: on one line, and where the tree says."""
+    if node.lineno != node.end_lineno:
+        return None
+    text = segment(data, offsets, node)
+    try:
+        copy = ast.parse(f"({text})", mode="eval").body
+    except SyntaxError:
+        return None
+    # Parenthesized: `yield x` or a generator without its own parentheses stays one item.
+    return f"({text})" if ast.dump(copy) == ast.dump(node) else None
+
+
+def outcomes(
+    path: str,
+    found: Sequence[Look],
+    instrumented: Instrumented,
+    reported: Sequence[Finding],
+    untyped_functions: frozenset[str],
+) -> Outcomes:
+    """Each call's outcome, once the run revealed its types (``instrumented.types``)."""
+    out = Outcomes()
+    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    spans = [(f.line, f.column) for f in reported if f.path == path]
+    for look in found:
+        out.calls += 1
+        call = look.call
+        end = (call.end_lineno or call.lineno, (call.end_col_offset or 0) + 1)
+        if any((call.lineno, call.col_offset + 1) <= s <= end for s in spans):
+            out.reported += 1
+            continue
+        callee_text = segment(data, offsets, call.func)
+        types = [instrumented.type_of(p) for p in look.parts]
+        callee_type = instrumented.type_of(look.callee) if look.callee is not None else None
+        if None in types or (look.callee is not None and callee_type is None):
+            out.unverified.append(
+                _unverified(path, look, callee_text, "not-revealed", "no type was revealed")
+            )
+            continue
+        any_parts = [p for p in look.parts if instrumented.unverified(p)]
+        receiver = _receiver_kind(look, callee_type)
+        if receiver == "sink" and not any_parts:
+            out.proven += 1
+            continue
+        finding = _finding(
+            path, look, instrumented, callee_text, any_parts, receiver, untyped_functions
+        )
+        if finding is not None:
+            out.findings.append(finding)
+            continue
+        if receiver == "sink":
+            detail = instrumented.explain(any_parts)
+            out.unverified.append(_unverified(path, look, callee_text, "value-any", detail))
+        else:
+            reason = "receiver-unknown" if receiver == "unknown" else "callee-str"
+            detail = f"`{callee_text}` is {callee_type}"
+            out.unverified.append(_unverified(path, look, callee_text, reason, detail))
+    return out
+
+
+def _receiver_kind(look: Look, callee_type: str | None) -> str:
+    """ "sink" (the callee takes a LiteralString, is a standard shell function, or takes a type
+    of its own: psycopg's ``Query``, a class whose constructor the checker judges), "unknown"
+    (Any or Unknown), or "str" (its text parameter takes any str, or Any)."""
+    if look.callee is None or callee_type is None:
+        return "sink"
+    if is_any(callee_type):
+        return "unknown"
+    if "LiteralString" in callee_type:
+        return "sink"
+    first = first_parameter(callee_type)
+    if first is not None and (first in ("str", "str | None", "Any", "Unknown")):
+        return "str"
+    return "sink"
+
+
+# Where a revealed signature's parameters start: `(sql: str) -> None` (pyright, pyrefly),
+# `bound method C.execute(sql: str) -> None` (ty), `def (sql: str)` (zuban),
+# `Callable[[str], None]` (mypy).
+_PARAMETERS = re.compile(r"^(?:bound method [\w.]+|def |Overload\[)?\(|^Callable\[\[")
+
+
+def first_parameter(signature: str) -> str | None:
+    """The type of a revealed signature's first parameter, without its name; None when the
+    text is no signature that we read."""
+    start = _PARAMETERS.match(signature.strip())
+    if start is None:
+        return None
+    depth, begin = 0, start.end()
+    for index in range(begin, len(signature)):
+        char = signature[index]
+        if char in "[(":
+            depth += 1
+        elif char in "])" and depth:
+            depth -= 1
+        elif depth == 0 and char in ",)]":
+            parameter = signature[begin:index].strip()
+            name, colon, annotation = parameter.partition(": ")
+            return (annotation if colon else name).split(" = ")[0].strip() or None
+    return None
+
+
+def _finding(
+    path: str,
+    look: Look,
+    instrumented: Instrumented,
+    callee_text: str,
+    any_parts: Sequence[ast.expr],
+    receiver: str,
+    untyped_functions: frozenset[str],
+) -> Finding | None:
+    """The finding an unverified call is worth, if any (see the module's docstring)."""
+    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    if receiver != "sink":
+        name = callee_name(look.call.func) or ""
+        if receiver == "str" and name not in _STR_TYPED_SQL:
+            return None
+        if not look.built:
+            return None
+        open_parts = [
+            p
+            for p in look.parts
+            if not _LITERAL.match(instrumented.type_of(p) or "Any")
+            and not _literal_in_view(p, instrumented)
+        ]
+        composed = [p for p in open_parts if not isinstance(p, ast.Name) or p is look.argument]
+        if not open_parts or (look.rule is SQL and not _SQL_WORDS.search(look.literal_text)):
+            return None
+        shown = composed or open_parts
+        what = "of unknown type" if receiver == "unknown" else "typed with str"
+        return _make(
+            path,
+            look,
+            instrumented,
+            UNVERIFIED_SINK,
+            f"the callee `{callee_text}` is {what}; the text is built from "
+            + _named(data, offsets, shown, instrumented),
+            api=_by_name(look),
+        )
+    untyped = [p for p in any_parts if _from_untyped_code(p, instrumented, untyped_functions)]
+    if look.built:
+        return _make(
+            path,
+            look,
+            instrumented,
+            UNVERIFIED_BUILT,
+            "the text is built from "
+            + _named(data, offsets, any_parts, instrumented)
+            + "; the literal parts are proven",
+        )
+    if untyped:
+        return _make(
+            path,
+            look,
+            instrumented,
+            UNVERIFIED_UNTYPED,
+            instrumented.explain(untyped),
+        )
+    return None
+
+
+def _literal_in_view(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> bool:
+    """Whether a name holds literal text in view: mypy reveals ``TABLE = "users"`` as ``str``
+    while the module is being checked."""
+    if not isinstance(node, ast.Name) or depth > 3:
+        return False
+    binding = binding_of(node, instrumented.scopes.get(id(node), []))
+    if binding is None or binding.kind != "assigned" or binding.value is None:
+        return False
+    value = binding.value
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, str)
+    parts = list(composition_parts(value))
+    return is_composition(value) and all(
+        _literal_in_view(p, instrumented, depth + 1) for p in parts
+    )
+
+
+def _named(
+    data: bytes, offsets: Sequence[int], parts: Sequence[ast.expr], instrumented: Instrumented
+) -> str:
+    return ", ".join(
+        f"`{_short(segment(data, offsets, p))}` ({instrumented.type_of(p)})" for p in parts
+    )
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _make(
+    path: str, look: Look, instrumented: Instrumented, rule: Rule, message: str, api: str = ""
+) -> Finding:
+    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    call = look.call
+    return Finding(
+        path,
+        call.lineno,
+        call.col_offset + 1,
+        rule,
+        api or look.api,
+        segment(data, offsets, call.func),
+        source_line(instrumented.source, call.lineno),
+        (message,),
+    )
+
+
+def _by_name(look: Look) -> str:
+    """What a call is known as when the checker cannot see its sink: its name's family."""
+    article = "an" if look.rule is SQL else "a"
+    return f"{callee_name(look.call.func)}, named like {article} {look.rule.family} sink"
+
+
+def _unverified(path: str, look: Look, callee: str, reason: str, detail: str) -> Unverified:
+    call = look.call
+    api = look.api
+    if reason in ("receiver-unknown", "callee-str"):
+        api = _by_name(look)
+    return Unverified(path, call.lineno, call.col_offset + 1, callee, api, reason, detail)
+
+
+def _from_untyped_code(
+    node: ast.expr, instrumented: Instrumented, untyped_functions: frozenset[str], depth: int = 0
+) -> bool:
+    """Whether an Any comes from the project's own unannotated code: a parameter without an
+    annotation (not ``self``), or the return of a project function without a return
+    annotation, read through attributes, subscripts, method calls and names assigned in view."""
+    if depth > 5:
+        return False
+    if isinstance(node, ast.Call):
+        name = callee_name(node.func)
+        if name in untyped_functions and not _rooted_at_self(node.func):
+            return True
+        if isinstance(node.func, ast.Attribute):
+            return _from_untyped_code(node.func.value, instrumented, untyped_functions, depth + 1)
+        return False
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return _from_untyped_code(node.value, instrumented, untyped_functions, depth + 1)
+    if isinstance(node, ast.Name):
+        binding = binding_of(node, instrumented.scopes.get(id(node), []))
+        if binding is None:
+            return False
+        if binding.kind == "parameter":
+            return binding.annotation is None and node.id not in _SELF
+        if binding.value is not None and binding.annotation is None:
+            return any(
+                _from_untyped_code(p, instrumented, untyped_functions, depth + 1)
+                for p in composition_parts(binding.value)
+            )
+    return False
+
+
+def _rooted_at_self(node: ast.expr) -> bool:
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return isinstance(node, ast.Name) and node.id in _SELF
+
+
+def untyped_functions(trees: Iterable[ast.Module]) -> frozenset[str]:
+    """The names of the project's functions without a return annotation: under mypy their
+    calls are Any, and pyright's Unknown says it could not infer them either."""
+    return frozenset(
+        node.name
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.returns is None
+        and not node.name.startswith("__")
+    )
+
+
+__all__ = [
+    "Look",
+    "Outcomes",
+    "looks",
+    "outcomes",
+    "probe_insertions",
+    "untyped_functions",
+]

@@ -1,0 +1,56 @@
+"""``check``'s reveal of a sink call's parts, with LiteralString written where it is meant.
+
+mypy's own ``reveal_type`` writes LiteralString as ``str`` (to mypy it is ``str``), so the
+probed copies ``check`` makes (``analysis.sink_outcomes``) wrap each part in
+``typing_literalstring_reveal(part, tag)`` instead, and this hook notes its type as the plugin
+sees it, in the words of ``reveal_type``: ``Revealed type is "tuple[LiteralString,
+Literal[3]]"``.  A callable that takes a LiteralString says so after its signature.
+"""
+
+from __future__ import annotations
+
+from mypy.checker import TypeChecker
+from mypy.nodes import Expression, IntExpr
+from mypy.plugin import FunctionContext
+from mypy.types import CallableType, Overloaded, Type, get_proper_type
+
+from typing_literalstring.mypy.literals import Literalness
+from typing_literalstring.mypy.marker import callable_has_mark, describe, is_str
+
+# The probe module's function (specs/argv_shell.py writes its stub; a test keeps both equal).
+REVEAL_FUNCTION = "_typing_literalstring_probe.typing_literalstring_reveal"
+
+
+def reveal_note(ctx: FunctionContext) -> Type:
+    """Note the first argument's type under the tag given as the second."""
+    if len(ctx.arg_types) == 2 and ctx.arg_types[0] and ctx.args[1]:
+        tag = ctx.args[1][0]
+        if isinstance(tag, IntExpr):
+            shown = _shown(ctx.arg_types[0][0], ctx.args[0][0], ctx)
+            ctx.api.msg.note(
+                f'Revealed type is "tuple[{shown}, Literal[{tag.value}]]"', ctx.context
+            )
+    return ctx.default_return_type
+
+
+def _shown(t: Type, value: Expression, ctx: FunctionContext) -> str:
+    checker = ctx.api
+    if not isinstance(checker, TypeChecker):
+        return "Any"  # never: mypy's checker is the plugin interface; "not judged" if not
+    if is_str(t):
+        # The plugin judges literalness on the expression (an inferred variable's type is str).
+        scope = checker.scope.top_level_function() or checker.tree
+        if Literalness(checker.lookup_type_or_none).is_literal(value, scope):
+            return "LiteralString"
+    proper = get_proper_type(t)
+    items = (
+        [proper]
+        if isinstance(proper, CallableType)
+        else proper.items
+        if isinstance(proper, Overloaded)
+        else []
+    )
+    shown = describe(t, checker.options)
+    if any(callable_has_mark(item) for item in items):
+        shown += " (takes LiteralString)"
+    return shown
