@@ -230,8 +230,77 @@ def test_which_calls_are_sink_calls(code: str, counted: bool) -> None:
         ("a", False),
         ("a.b", False),
         ("'a'", False),
+        ("f'abc'", False),
+        ("'a' + b if c else 'd'", True),
+        # litecli 1.17.1: `cur = self.conn.cursor() if self.conn else None` is no text built.
+        ("c.cursor() if c else None", False),
     ],
 )
 def test_is_composition(code: str, built: bool) -> None:
     expr = ast.parse(code, mode="eval").body
     assert sink_outcomes.is_composition(expr) is built
+
+
+# Shapes from the held-out CVEs and real projects (benchmarks/cves, litecli 1.17.1,
+# sqlite-utils 3.38), each a cause rather than a case.
+SHAPES = """\
+import sqlite3
+from typing import Any, Union
+
+
+class Form:
+    def __init__(self, data: Any) -> None:
+        self.cleaned_data: dict[str, Any] = data
+
+
+class CursorA:
+    def execute(self, operation: str) -> None: ...
+
+
+class CursorB:
+    def execute(self, operation: str, params: tuple[int, ...] = ()) -> None: ...
+
+
+def sql_select(request, cursor):
+    form = Form(request.POST)
+    sql = form.cleaned_data["raw_sql"]
+    cursor.execute(sql)  # LS903: input built into an object, at an unknown receiver
+
+
+def either(cur: Union[CursorA, CursorB], table: str) -> None:
+    cur.execute(f"SELECT * FROM {table} LIMIT 100")  # LS904: a union of str-typed cursors
+
+
+def special(conn: sqlite3.Connection, c: Any) -> None:
+    cur = c if c else None
+    execute(cur, "SELECT 1")  # no finding: `c if c else None` builds no text
+
+
+def execute(cur: Any, sql: str) -> None: ...
+
+
+def attach(conn: sqlite3.Connection, options) -> None:
+    conn.execute("ATTACH DATABASE '" + options[
+        "path"
+    ] + "' AS x")  # LS902: a part that spans lines is revealed too
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_shapes_of_real_code(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "app.py").write_text(SHAPES, encoding="utf-8")
+    document = _check(name, tmp_path, capsys)
+    rules = {f["line"]: f["rule"] for f in document["findings"]}
+    marks = {
+        n: text.split("# ", 1)[1].split(":")[0]
+        for n, text in enumerate(SHAPES.splitlines(), 1)
+        if "  # " in text
+    }
+    starts = {n: n for n in marks}
+    starts[max(marks)] = max(marks) - 2  # the multi-line call starts two lines up
+    for line, mark in marks.items():
+        if mark.startswith("LS"):
+            assert rules.get(starts[line]) == mark, (line, mark, document["findings"])
+        else:
+            assert starts[line] not in rules, line
+    assert not [u for u in document["unverified"] if u["reason"] == "not-revealed"]

@@ -32,7 +32,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from typing_literalstring.analysis.findings import Finding, Unverified, source_line
 from typing_literalstring.analysis.unverified import (
@@ -40,6 +40,7 @@ from typing_literalstring.analysis.unverified import (
     binding_of,
     composition_parts,
     is_any,
+    members,
     origin_nodes,
 )
 from typing_literalstring.core.source_edits import byte_offsets, segment
@@ -111,6 +112,7 @@ class Look:
     # reveals follow it, as statements of their own on its last line, for a call used as a
     # value makes mypy say a None-returning method "does not return a value".
     statement: ast.Expr | None = None
+    revealable: bool = True  # not inside an f-string
 
 
 @dataclass
@@ -142,7 +144,17 @@ def text_argument(call: ast.Call, name: str) -> ast.expr | None:
 
 def is_composition(expr: ast.expr) -> bool:
     """Whether ``expr`` builds a string from parts in view."""
-    return not isinstance(expr, ast.Constant) and list(composition_parts(expr)) != [expr]
+    if isinstance(expr, ast.JoinedStr):
+        return any(isinstance(v, ast.FormattedValue) for v in expr.values)
+    if isinstance(expr, ast.BinOp):
+        return isinstance(expr.op, (ast.Add, ast.Mod))
+    if isinstance(expr, ast.IfExp):  # `cur if cur else None` is no composition
+        return is_composition(expr.body) or is_composition(expr.orelse)
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr in ("format", "join")
+    )
 
 
 def _built(argument: ast.expr, instrumented: Instrumented, depth: int = 0) -> ast.expr | None:
@@ -180,6 +192,13 @@ def looks(tree: ast.Module, calls: Iterable[ast.Call], instrumented: Instrumente
         for node in ast.walk(tree)
         if isinstance(node, ast.Expr)
     }
+    # Inside an f-string before Python 3.12, a reveal's quotes may end the string.
+    in_fstrings = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for inner in ast.walk(node)
+    }
     for call in calls:
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
@@ -214,6 +233,7 @@ def looks(tree: ast.Module, calls: Iterable[ast.Call], instrumented: Instrumente
                 _literal_text(built),
                 None if is_stdlib_shell else call.func,
                 statements.get(id(call)),
+                id(call) not in in_fstrings,
             )
         )
     return found
@@ -230,6 +250,8 @@ def probe_insertions(
     opens: list[tuple[int, int, bytes]] = []
     closes: list[tuple[int, int, bytes]] = []
     for look in found:
+        if not look.revealable:
+            continue
         nodes = [*look.parts, *(n for p in look.parts for n in origin_nodes(p, instrumented))]
         if look.callee is not None:
             nodes.append(look.callee)
@@ -266,7 +288,11 @@ def probe_insertions(
 
 
 def _one_line(data: bytes, offsets: Sequence[int], node: ast.expr) -> str | None:
-    """The node's text, when a reveal can copy it: on one line, and where the tree says."""
+    """The node's text on one line, parenthesized (`yield x` or a generator without its own
+    parentheses stays one item), so that no line moves; None when a reveal cannot copy it."""
+    unparse: Callable[[ast.AST], str] | None = getattr(ast, "unparse", None)
+    if unparse is not None:  # Python 3.9+: the tree's own text, whatever its lines
+        return f"({unparse(node)})"
     if node.lineno != node.end_lineno:
         return None
     text = segment(data, offsets, node)
@@ -274,7 +300,7 @@ def _one_line(data: bytes, offsets: Sequence[int], node: ast.expr) -> str | None
         copy = ast.parse(f"({text})", mode="eval").body
     except SyntaxError:
         return None
-    # Parenthesized: `yield x` or a generator without its own parentheses stays one item.
+    # Python 3.8 misplaces the nodes inside an f-string: only where the tree says.
     return f"({text})" if ast.dump(copy) == ast.dump(node) else None
 
 
@@ -335,10 +361,25 @@ def _receiver_kind(look: Look, callee_type: str | None) -> str:
         return "unknown"
     if "LiteralString" in callee_type:
         return "sink"
-    first = first_parameter(callee_type)
-    if first is not None and (first in ("str", "str | None", "Any", "Unknown")):
+    # A union of signatures (a cursor that is one of two classes) takes str if each does.
+    firsts = [first_parameter(_unwrapped(m)) for m in members(callee_type.strip())]
+    if firsts and all(f in ("str", "str | None", "Any", "Unknown") for f in firsts):
         return "str"
     return "sink"
+
+
+def _unwrapped(member: str) -> str:
+    """A union member without the parentheses pyright puts around a signature."""
+    member = member.strip()
+    while member.startswith("(") and member.endswith(")"):
+        depth = 0
+        for index, char in enumerate(member):
+            depth += char in "[("
+            depth -= char in "])"
+            if depth == 0 and index < len(member) - 1:
+                return member  # the first parenthesis closes before the end: the parameters
+        member = member[1:-1].strip()
+    return member
 
 
 # Where a revealed signature's parameters start: `(sql: str) -> None` (pyright, pyrefly),
@@ -383,7 +424,22 @@ def _finding(
         if receiver == "str" and name not in _STR_TYPED_SQL:
             return None
         if not look.built:
-            return None
+            # The whole text is Any from the project's untyped code, at a sink it cannot see
+            # either (django-debug-toolbar's `cursor.execute(form.cleaned_data["raw_sql"])`).
+            untyped = [
+                p for p in any_parts if _from_untyped_code(p, instrumented, untyped_functions)
+            ]
+            if not untyped:
+                return None
+            what = "of unknown type" if receiver == "unknown" else "typed with str"
+            return _make(
+                path,
+                look,
+                instrumented,
+                UNVERIFIED_UNTYPED,
+                f"{instrumented.explain(untyped)}; the callee `{callee_text}` is {what}",
+                api=_by_name(look),
+            )
         open_parts = [
             p
             for p in look.parts
@@ -492,7 +548,8 @@ def _from_untyped_code(
 ) -> bool:
     """Whether an Any comes from the project's own unannotated code: a parameter without an
     annotation (not ``self``), or the return of a project function without a return
-    annotation, read through attributes, subscripts, method calls and names assigned in view."""
+    annotation, read through attributes, subscripts, method calls, the arguments of a class
+    built in view and names assigned in view."""
     if depth > 5:
         return False
     if isinstance(node, ast.Call):
@@ -501,6 +558,13 @@ def _from_untyped_code(
             return True
         if isinstance(node.func, ast.Attribute):
             return _from_untyped_code(node.func.value, instrumented, untyped_functions, depth + 1)
+        if name is not None and name[:1].isupper():
+            # An object built from untyped input carries it: `SQLSelectForm(request.POST)`.
+            return any(
+                _from_untyped_code(a, instrumented, untyped_functions, depth + 1)
+                for a in [*node.args, *(k.value for k in node.keywords)]
+                if not isinstance(a, ast.Starred)
+            )
         return False
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return _from_untyped_code(node.value, instrumented, untyped_functions, depth + 1)

@@ -110,7 +110,7 @@ def call_parts(call: ast.Call) -> list[tuple[int, ast.expr]]:
     return out
 
 
-def _members(revealed: str) -> list[str]:
+def members(revealed: str) -> list[str]:
     """The members of a revealed union, split at the top level only."""
     members: list[str] = []
     depth = start = 0
@@ -128,10 +128,10 @@ def _members(revealed: str) -> list[str]:
 def is_any(revealed: str, items: bool = False) -> bool:
     """Whether a revealed type is Any or Unknown, or a union with it (``str | Any``); with
     ``items`` (a ``join`` argument), also a collection of them (``list[Any]``)."""
-    members = _members(revealed.strip())
-    unknown = [m for m in members if m in ("Any", "Unknown") or (items and _ITEMS_ANY.match(m))]
+    found = members(revealed.strip())
+    unknown = [m for m in found if m in ("Any", "Unknown") or (items and _ITEMS_ANY.match(m))]
     # `TextIO | Any` is no string: made `str`, it would break the call for another reason.
-    return bool(unknown) and all(m in unknown or _STRING.match(m) for m in members)
+    return bool(unknown) and all(m in unknown or _STRING.match(m) for m in found)
 
 
 def revealed_types(messages: Sequence[str]) -> dict[int, str]:
