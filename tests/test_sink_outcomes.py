@@ -262,12 +262,12 @@ class CursorB:
 
 
 def sql_select(request, cursor):
-    form = Form(request.POST)
+    form = Form(request.POST or None)
     sql = form.cleaned_data["raw_sql"]
     cursor.execute(sql)  # LS903: input built into an object, at an unknown receiver
 
 
-def either(cur: Union[CursorA, CursorB], table: str) -> None:
+def either(cur: Union[CursorA, CursorB, Any], table: str) -> None:
     cur.execute(f"SELECT * FROM {table} LIMIT 100")  # LS904: a union of str-typed cursors
 
 

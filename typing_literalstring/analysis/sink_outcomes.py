@@ -256,7 +256,7 @@ def probe_insertions(
         if look.callee is not None:
             nodes.append(look.callee)
         reveals: list[bytes] = []
-        for node in nodes:
+        for node in {id(n): n for n in nodes}.values():
             text = _one_line(data, offsets, node)
             if text is not None:
                 tag = instrumented.tag(node)
@@ -362,7 +362,11 @@ def _receiver_kind(look: Look, callee_type: str | None) -> str:
     if "LiteralString" in callee_type:
         return "sink"
     # A union of signatures (a cursor that is one of two classes) takes str if each does.
-    firsts = [first_parameter(_unwrapped(m)) for m in members(callee_type.strip())]
+    # A member that is Any (`MySQLCursor | Any` when the C extension is absent) takes anything.
+    firsts = [
+        m.strip() if m.strip() in ("Any", "Unknown") else first_parameter(_unwrapped(m))
+        for m in members(callee_type.strip())
+    ]
     if firsts and all(f in ("str", "str | None", "Any", "Unknown") for f in firsts):
         return "str"
     return "sink"
@@ -550,7 +554,7 @@ def _from_untyped_code(
     annotation (not ``self``), or the return of a project function without a return
     annotation, read through attributes, subscripts, method calls, the arguments of a class
     built in view and names assigned in view."""
-    if depth > 5:
+    if depth > 8:
         return False
     if isinstance(node, ast.Call):
         name = callee_name(node.func)
@@ -568,6 +572,11 @@ def _from_untyped_code(
         return False
     if isinstance(node, (ast.Attribute, ast.Subscript)):
         return _from_untyped_code(node.value, instrumented, untyped_functions, depth + 1)
+    if isinstance(node, (ast.BoolOp, ast.IfExp)):  # `request.POST or None`
+        values = node.values if isinstance(node, ast.BoolOp) else [node.body, node.orelse]
+        return any(
+            _from_untyped_code(v, instrumented, untyped_functions, depth + 1) for v in values
+        )
     if isinstance(node, ast.Name):
         binding = binding_of(node, instrumented.scopes.get(id(node), []))
         if binding is None:
