@@ -435,9 +435,10 @@ def run_typing_literalstring(
     if not _has_findings(data):
         raise ToolError("typing-literalstring: JSON without findings")
     report = cast("LsReport", data)
-    project = Path(str(report.get("project", tree)))
+    # Paths in our JSON are shown from where the command ran (the tree), not from the project
+    # root it found (arches' is a folder below the tree: every path came out doubled).
     findings = [
-        Finding(_relative(f["path"], tree, project), int(f["line"]), int(f["line"]), str(f["rule"]))
+        Finding(_relative(f["path"], tree), int(f["line"]), int(f["line"]), str(f["rule"]))
         for f in report["findings"]
     ]
     notes: list[str] = []

@@ -332,6 +332,10 @@ def outcomes(
             continue
         any_parts = [p for p in look.parts if instrumented.unverified(p)]
         receiver = _receiver_kind(look, callee_type)
+        listed = _str_list_to_a_shell(path, look, instrumented)
+        if listed is not None:
+            out.findings.append(listed)
+            continue
         if receiver == "sink" and not any_parts:
             out.proven += 1
             continue
@@ -349,6 +353,35 @@ def outcomes(
             detail = f"`{callee_text}` is {callee_type}"
             out.unverified.append(_unverified(path, look, callee_text, reason, detail))
     return out
+
+
+# A list of plain strings (not of LiteralString), as each checker writes it.
+_STR_LIST = re.compile(r"(?:builtins\.)?(?:list|List|Sequence|tuple|Tuple)\[str(?:, \.\.\.)?\]$")
+
+
+def _str_list_to_a_shell(path: str, look: Look, instrumented: Instrumented) -> Finding | None:
+    """A list of str given to a standard shell function whose ``shell=`` is an expression: when
+    it is true, the list's first item is the shell's script (ansys-geometry-core's
+    ``Popen(args, shell=os.name != "nt")``, CVE-2024-29189; pyright reads the comparison as
+    False on Linux, mypy as bool, and neither sees a script)."""
+    if look.rule is not SHELL or look.callee is not None or look.argument not in look.parts:
+        return None
+    revealed = instrumented.type_of(look.argument) or ""
+    if not _STR_LIST.match(revealed.strip()):
+        return None
+    shell = next((k.value for k in look.call.keywords if k.arg == "shell"), None)
+    if shell is None or isinstance(shell, ast.Constant):
+        return None  # shell=True with a list: the checker judges it against our stubs
+    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    return _make(
+        path,
+        look,
+        instrumented,
+        SHELL,
+        f"`{_short(segment(data, offsets, look.argument))}` is {revealed} and "
+        f"`shell={_short(segment(data, offsets, shell))}` may be true: its first item is then "
+        "the shell's script, which no LiteralString proves",
+    )
 
 
 def _receiver_kind(look: Look, callee_type: str | None) -> str:
