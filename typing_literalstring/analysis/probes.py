@@ -3,6 +3,9 @@ lists (LS202: a probe that takes only a LiteralString wraps each script; see
 ``specs.argv_shell``) and logging calls whose formatting arguments are all ``*args`` (LS301: one
 more argument makes the checker choose the overload that asks for a literal message).
 
+The same copies reveal the parts and the callee of every SQL, shell, template and markup call
+(``sink_outcomes``), which gives each such call its outcome.
+
 The files holding such calls are checked as instrumented copies in their originals' place
 (``Runs.run_in_place``), in the same checker run as every other file.  The copy only inserts
 text, so each message maps back to the original's line and column (``Inserted.original``);

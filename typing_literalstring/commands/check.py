@@ -10,8 +10,10 @@ The pipeline, one step per module, in the order this orchestrator runs them:
 3. every error becomes a finding, an unresolved import or one of the checker's other errors
    (``analysis.classify``);
 4. what no signature says is asked on instrumented copies: shells in argument lists, logging
-   calls with only ``*args`` (``analysis.probes``), and with ``--report-any`` values of type Any
-   (``analysis.report_any``);
+   calls with only ``*args`` (``analysis.probes``), what each SQL, shell, template and markup
+   call's text and callee were revealed as, which gives every such call its outcome (proven,
+   a finding, or unverified: ``analysis.sink_outcomes``), all in the same run; and with
+   ``--report-any`` values of type Any (``analysis.report_any``, two runs more);
 5. findings are fingerprinted, given their fix and matched with suppression comments
    (``analysis.classify.finish_findings``); ``report`` shows them.
 """
