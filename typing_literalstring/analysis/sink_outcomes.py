@@ -42,6 +42,7 @@ from typing_literalstring.analysis.unverified import (
     is_any,
     members,
     origin_nodes,
+    same_expression,
 )
 from typing_literalstring.core.source_edits import byte_offsets, segment
 from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
@@ -50,6 +51,7 @@ from typing_literalstring.specs.sinks import (
     SHELL,
     SINK_NAMES,
     SQL,
+    SUBPROCESS_FUNCTIONS,
     TEMPLATE,
     UNVERIFIED_BUILT,
     UNVERIFIED_SINK,
@@ -58,25 +60,14 @@ from typing_literalstring.specs.sinks import (
     callee_name,
 )
 
-# The standard library's shell functions: tightened by our stubs whatever the receiver, so
-# their callee needs no reveal (subprocess.run's overloads alone are kilobytes of text).
+# The standard library's shell functions (every shell sink but paramiko's exec_command, a
+# method of an object the checker may not type): tightened by our stubs whatever the receiver,
+# so their callee needs no reveal (subprocess.run's overloads alone are kilobytes of text).
 _STDLIB_SHELL = frozenset(
-    (
-        "run",
-        "call",
-        "check_call",
-        "check_output",
-        "Popen",
-        "getoutput",
-        "getstatusoutput",
-        "system",
-        "popen",
-        "create_subprocess_shell",
-        "subprocess_shell",
-    )
+    name for name, (rule, api) in SINK_NAMES.items() if rule is SHELL and "paramiko" not in api
 )
 # Functions given their command with `shell=`: the others take it as their first argument.
-_SHELL_KEYWORD_FUNCTIONS = frozenset(("run", "call", "check_call", "check_output", "Popen"))
+_SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
 # The names a text argument is passed by, when it is passed by name.
 _TEXT_KEYWORDS = ("sql", "query", "operation", "statement", "source", "args", "cmd", "command")
 # Only these are sink-looking when the callee is typed with plain `str`: a project's own
@@ -121,7 +112,6 @@ class Outcomes:
 
     calls: int = 0
     proven: int = 0
-    reported: int = 0  # with a finding
     findings: list[Finding] = field(default_factory=lambda: [])
     unverified: list[Unverified] = field(default_factory=lambda: [])
 
@@ -293,15 +283,9 @@ def _one_line(data: bytes, offsets: Sequence[int], node: ast.expr) -> str | None
     unparse: Callable[[ast.AST], str] | None = getattr(ast, "unparse", None)
     if unparse is not None:  # Python 3.9+: the tree's own text, whatever its lines
         return f"({unparse(node)})"
-    if node.lineno != node.end_lineno:
-        return None
-    text = segment(data, offsets, node)
-    try:
-        copy = ast.parse(f"({text})", mode="eval").body
-    except SyntaxError:
-        return None
-    # Python 3.8 misplaces the nodes inside an f-string: only where the tree says.
-    return f"({text})" if ast.dump(copy) == ast.dump(node) else None
+    if node.lineno != node.end_lineno or not same_expression(data, offsets, node):
+        return None  # Python 3.8 misplaces the nodes inside an f-string
+    return f"({segment(data, offsets, node)})"
 
 
 def outcomes(
@@ -313,15 +297,14 @@ def outcomes(
 ) -> Outcomes:
     """Each call's outcome, once the run revealed its types (``instrumented.types``)."""
     out = Outcomes()
-    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    data, offsets = instrumented.encoded
     spans = [(f.line, f.column) for f in reported if f.path == path]
     for look in found:
         out.calls += 1
         call = look.call
         end = (call.end_lineno or call.lineno, (call.end_col_offset or 0) + 1)
         if any((call.lineno, call.col_offset + 1) <= s <= end for s in spans):
-            out.reported += 1
-            continue
+            continue  # the checker's own finding
         callee_text = segment(data, offsets, call.func)
         types = [instrumented.type_of(p) for p in look.parts]
         callee_type = instrumented.type_of(look.callee) if look.callee is not None else None
@@ -372,7 +355,7 @@ def _str_list_to_a_shell(path: str, look: Look, instrumented: Instrumented) -> F
     shell = next((k.value for k in look.call.keywords if k.arg == "shell"), None)
     if shell is None or isinstance(shell, ast.Constant):
         return None  # shell=True with a list: the checker judges it against our stubs
-    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    data, offsets = instrumented.encoded
     return _make(
         path,
         look,
@@ -455,7 +438,7 @@ def _finding(
     untyped_functions: frozenset[str],
 ) -> Finding | None:
     """The finding an unverified call is worth, if any (see the module's docstring)."""
-    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    data, offsets = instrumented.encoded
     if receiver != "sink":
         name = callee_name(look.call.func) or ""
         if receiver == "str" and name not in _STR_TYPED_SQL:
@@ -552,7 +535,7 @@ def _short(text: str, limit: int = 40) -> str:
 def _make(
     path: str, look: Look, instrumented: Instrumented, rule: Rule, message: str, api: str = ""
 ) -> Finding:
-    data, offsets = instrumented.source.encode("utf-8"), byte_offsets(instrumented.source)
+    data, offsets = instrumented.encoded
     call = look.call
     return Finding(
         path,

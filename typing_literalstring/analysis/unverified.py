@@ -248,6 +248,11 @@ class Instrumented:
     imported: frozenset[str] = frozenset()  # the names import statements bind
     joined: frozenset[int] = frozenset()  # id() of each `sep.join(items)` argument
 
+    @functools.cached_property
+    def encoded(self) -> tuple[bytes, list[int]]:
+        """The source as UTF-8 and its lines' byte offsets (ast columns are byte offsets)."""
+        return self.source.encode("utf-8"), byte_offsets(self.source)
+
     def unverified(self, part: ast.expr) -> bool:
         return is_any(self.type_of(part) or "", items=id(part) in self.joined)
 
@@ -403,7 +408,7 @@ def _through_names(
                 yield from _through_names(inner, instrumented, depth + 1)
 
 
-def _same_expression(source: bytes, offsets: Sequence[int], node: ast.expr) -> bool:
+def same_expression(source: bytes, offsets: Sequence[int], node: ast.expr) -> bool:
     """Whether the node's position really spans its own text (Python before 3.12 misplaces
     some f-string fields); a probe around the wrong span would break the copy."""
     try:
@@ -448,7 +453,7 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
         parts: list[tuple[int, ast.expr]] = []
         for index, part in call_parts(call):
             for found in _through_names(part, instrumented):
-                if _same_expression(data, offsets, found):
+                if same_expression(data, offsets, found):
                     parts.append((index, found))
         if not parts:
             continue
@@ -456,7 +461,7 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
         for _, part in parts:
             instrumented.tag(part)
             for node in _chain(part, instrumented):
-                if _same_expression(data, offsets, node):
+                if same_expression(data, offsets, node):
                     instrumented.tag(node)
     return instrumented
 

@@ -150,6 +150,8 @@ RULES = (
 # The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:
 # which class they belong to is the checker's business, and only calls the checker flagged with
 # the tightened stubs (and not without them) are looked up here.
+# subprocess's functions that run a shell only when given `shell=` something true.
+SUBPROCESS_FUNCTIONS = ("run", "call", "check_call", "check_output", "Popen")
 SINK_NAMES: dict[str, tuple[Rule, str]] = {
     **{
         m: (SQL, f"sqlite3 Connection/Cursor.{m}")
@@ -174,10 +176,7 @@ SINK_NAMES: dict[str, tuple[Rule, str]] = {
     "mark_safe": (MARKUP, "django.utils.safestring.mark_safe"),
     "format_html": (MARKUP, "django.utils.html.format_html"),
     "format_html_join": (MARKUP, "django.utils.html.format_html_join"),
-    **{
-        f: (SHELL, f"subprocess.{f}")
-        for f in ("run", "call", "check_call", "check_output", "Popen")
-    },
+    **{f: (SHELL, f"subprocess.{f}") for f in SUBPROCESS_FUNCTIONS},
     "getoutput": (SHELL, "subprocess.getoutput"),
     "getstatusoutput": (SHELL, "subprocess.getstatusoutput"),
     "system": (SHELL, "os.system"),
