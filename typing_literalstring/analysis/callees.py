@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Collection, cast
 
 from typing_literalstring.analysis.literal_errors import Callee
-from typing_literalstring.analysis.statements import all_statements
+from typing_literalstring.analysis.statements import all_nodes, all_statements
 from typing_literalstring.specs.sinks import callee_name
 
 
@@ -61,7 +61,7 @@ class Sites:
         """Every call of the file, in the order ``ast.walk`` finds them."""
         return [
             n
-            for n in ast.walk(self._tree)
+            for n in all_nodes(self._tree)
             if isinstance(n, ast.Call) and (self._keep is None or self._keep(n))
         ]
 

@@ -29,6 +29,7 @@ from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
 )
+from typing_literalstring.analysis.statements import all_nodes
 from typing_literalstring.checkers import Diagnostic
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.sinks import SINK_NAMES
@@ -109,7 +110,7 @@ def literal_string_functions(tree: ast.AST, source: str) -> set[str]:
         return set()
     return {
         node.name
-        for node in ast.walk(tree)
+        for node in all_nodes(tree)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and takes_literal_string(node)
     }
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from typing_literalstring.analysis.findings import Finding, Unverified, source_line
+from typing_literalstring.analysis.statements import all_nodes, all_statements
 from typing_literalstring.analysis.unverified import (
     Instrumented,
     binding_of,
@@ -173,19 +174,19 @@ def looks(tree: ast.Module, calls: Iterable[ast.Call], instrumented: Instrumente
     found: list[Look] = []
     decorators = {
         id(d)
-        for node in ast.walk(tree)
+        for node in all_nodes(tree)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
         for d in node.decorator_list
     }
     statements = {
         id(node.value.value if isinstance(node.value, ast.Await) else node.value): node
-        for node in ast.walk(tree)
+        for node in all_nodes(tree)
         if isinstance(node, ast.Expr)
     }
     # Inside an f-string before Python 3.12, a reveal's quotes may end the string.
     in_fstrings = {
         id(inner)
-        for node in ast.walk(tree)
+        for node in all_nodes(tree)
         if isinstance(node, ast.JoinedStr)
         for inner in ast.walk(node)
     }
@@ -619,7 +620,7 @@ def untyped_functions(trees: Iterable[ast.Module]) -> frozenset[str]:
     return frozenset(
         node.name
         for tree in trees
-        for node in ast.walk(tree)
+        for node in all_statements(tree)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         and node.returns is None
         and not node.name.startswith("__")

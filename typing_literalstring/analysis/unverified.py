@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
+from typing_literalstring.analysis.statements import all_nodes
 from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.source_edits import byte_offsets
 from typing_literalstring.specs.sinks import callee_name
@@ -426,7 +427,7 @@ def prepared(
     calls = all_calls(tree) if calls is None else calls
     imported = frozenset(
         (alias.asname or alias.name).split(".")[0]
-        for node in ast.walk(tree)
+        for node in all_nodes(tree)
         if isinstance(node, (ast.Import, ast.ImportFrom))
         for alias in node.names
     )
@@ -520,6 +521,6 @@ def reveal_copy(instrumented: Instrumented, name: str = "") -> str:
 
 def all_calls(tree: ast.Module) -> list[ast.Call]:
     return sorted(
-        (node for node in ast.walk(tree) if isinstance(node, ast.Call)),
+        (node for node in all_nodes(tree) if isinstance(node, ast.Call)),
         key=lambda c: (c.lineno, c.col_offset, -(c.end_lineno or 0), -(c.end_col_offset or 0)),
     )
