@@ -54,10 +54,10 @@ def all_statements(tree: ast.Module) -> list[ast.stmt]:
     return found
 
 
-_NODES: weakref.WeakKeyDictionary[ast.Module, list[ast.AST]] = weakref.WeakKeyDictionary()
+_NODES: weakref.WeakKeyDictionary[ast.AST, list[ast.AST]] = weakref.WeakKeyDictionary()
 
 
-def all_nodes(tree: ast.Module) -> list[ast.AST]:
+def all_nodes(tree: ast.AST) -> list[ast.AST]:
     """Every node of a module in ``ast.walk``'s order, walked once while the tree lives: the
     sink outcomes, the callee index and the probes each need a pass over every file, and a
     4,000-line file has 30,000 nodes."""
