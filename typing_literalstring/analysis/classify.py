@@ -143,8 +143,16 @@ def finish_findings(result: CheckResult, parsed: dict[str, Parsed]) -> None:
             # What the user wrote, even where its newer grammar was rewritten for our parser.
             source=source_line(entry.read.text, finding.line) if entry.read else finding.source,
             fingerprint=entry.statements.fingerprint(finding.line, finding.rule.id, finding.sink),
-            hint=fix_hints.hint(
-                finding.rule, _string_argument(entry, finding), entry.constants_declared_str
+            # A hint the finding came with (a wrapper's parameter to annotate) comes last.
+            hint=" ".join(
+                h
+                for h in (
+                    fix_hints.hint(
+                        finding.rule, _string_argument(entry, finding), entry.constants_declared_str
+                    ),
+                    finding.hint,
+                )
+                if h
             ),
         )
         span = entry.statements.span(finding.line)

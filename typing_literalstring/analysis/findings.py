@@ -36,6 +36,9 @@ class Finding:
     uses_psycopg: bool = False  # the file imports psycopg: point to its safe composition
     fingerprint: str = ""  # of its rule, sink and statement (statements.py): the baseline key
     hint: str = ""  # the helper or annotation that fixes this one (fix_hints.py)
+    # The project's own functions the text passes through to the sink (analysis/wrappers.py):
+    # "count(table)", "run_sql(sql)", "conn.execute".
+    through: tuple[str, ...] = ()
 
     @property
     def sink(self) -> str:

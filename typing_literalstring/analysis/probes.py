@@ -25,13 +25,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, Sequence, Tuple
 
-from typing_literalstring.analysis import callees, sink_outcomes, unverified
+from typing_literalstring.analysis import callees, sink_outcomes, unverified, wrappers
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
 )
-from typing_literalstring.analysis.parsed import Parsed
+from typing_literalstring.analysis.parsed import Parsed, parse_all
 from typing_literalstring.analysis.runs import Runs, inside
 from typing_literalstring.checkers import Diagnostic
 from typing_literalstring.core.source_edits import Inserted, byte_offsets, insert_at
@@ -81,18 +81,33 @@ def may_need_probes(text: str) -> bool:
     )
 
 
-def candidates(paths: Iterable[Path]) -> list[Path]:
-    """The files that ``may_need_probes``, read as bytes: the patterns are ASCII, so any
-    encoding will do, and the others are parsed only later, while the checker runs."""
-    found: list[Path] = []
+def with_wrappers(
+    paths: Iterable[Path], roots: Sequence[Path]
+) -> tuple[dict[str, Parsed], wrappers.Wrappers]:
+    """The files that need probes, parsed, and the project's own sink wrappers
+    (``wrappers``): defined where a sink is called, then in the files that call a wrapper,
+    whose calls of them need probes too, until no file calls a new one."""
+    texts: dict[Path, str] = {}
     for path in paths:
         try:
-            text = path.read_bytes().decode("latin-1")
+            texts[path] = path.read_bytes().decode("latin-1")
         except OSError:
             continue  # the parse reports it
-        if may_need_probes(text):
-            found.append(path)
-    return found
+    chosen = [p for p, text in texts.items() if may_need_probes(text)]
+    parsed = parse_all(chosen, roots)[0]
+    found = wrappers.infer({p: e.tree for p, e in parsed.items()})
+    for _ in range(4):
+        names = set(found)
+        more = [
+            p
+            for p, text in texts.items()
+            if str(p.resolve()) not in parsed and wrappers.calling(text, names)
+        ]
+        if not more:
+            break
+        parsed.update(parse_all(more, roots)[0])
+        found = wrappers.infer({p: e.tree for p, e in parsed.items()})
+    return parsed, found
 
 
 def shell_commands(calls: Iterable[ast.Call]) -> list[tuple[ast.Call, ast.expr]]:
@@ -138,11 +153,17 @@ class ProbedCopy:
 
 
 def probed_copy(
-    path: str, source: str, tree: ast.Module, commands: bool = False, function: bool = False
+    path: str,
+    source: str,
+    tree: ast.Module,
+    commands: bool = False,
+    function: bool = False,
+    wrapping: wrappers.Wrappers | None = None,
 ) -> ProbedCopy | None:
     """The copy of one file with its probes, or None when it needs none.  ``commands``: reveal
     the command of each shell=True call; ``function``: reveal sink calls' parts with the probe
-    module's function (mypy with our plugin), not with ``reveal_type``."""
+    module's function (mypy with our plugin), not with ``reveal_type``; ``wrapping``: the
+    project's own sink wrappers, whose calls are revealed too."""
     calls = callees.Sites(tree).calls
     # A probe goes where the syntax tree places its node, so only where that is the node.
     unpacked = [
@@ -153,7 +174,7 @@ def probed_copy(
     shells = [s for s in argv_shell.find(tree, source) if _spans_itself(source, s.script)]
     revealed = [c for c in shell_commands(calls) if _spans_itself(source, c[1])] if commands else []
     tagged = unverified.prepared(source, tree)
-    looks = sink_outcomes.looks(tree, calls, tagged)
+    looks = sink_outcomes.looks(tree, calls, tagged, wrapping)
     if not shells and not unpacked and not revealed and not looks:
         return None
     insertions = one_more_argument(source, unpacked)
@@ -323,15 +344,22 @@ def _unpacked_logging_finding(
 
 
 def instrumented(
-    parsed: dict[str, Parsed], commands: bool = False, function: bool = False
+    parsed: dict[str, Parsed],
+    commands: bool = False,
+    function: bool = False,
+    wrapping: wrappers.Wrappers | None = None,
 ) -> dict[str, ProbedCopy]:
     """The copies with probes of the files that need them (path -> copy); ``commands``: with
-    the shell commands revealed; ``function``: see ``probed_copy``."""
+    the shell commands revealed; ``function``, ``wrapping``: see ``probed_copy``."""
     copies: dict[str, ProbedCopy] = {}
     for path, entry in parsed.items():
-        if entry.read is not None and not may_need_probes(entry.read.text):
+        if (
+            entry.read is not None
+            and not may_need_probes(entry.read.text)
+            and not wrappers.calling(entry.read.text, wrapping or {})
+        ):
             continue
-        copied = probed_copy(path, entry.source, entry.tree, commands, function)
+        copied = probed_copy(path, entry.source, entry.tree, commands, function, wrapping)
         if copied is not None:
             newer = entry.read is not None and entry.read.needs is not None
             copies[path] = replace(copied, rewritten=newer)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
 from typing_literalstring.analysis.findings import Finding, Unverified, source_line
@@ -45,6 +45,7 @@ from typing_literalstring.analysis.unverified import (
     origin_nodes,
     same_expression,
 )
+from typing_literalstring.analysis.wrappers import TEXT_KEYWORDS, Wrapper, Wrappers
 from typing_literalstring.core.source_edits import byte_offsets, segment
 from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
 from typing_literalstring.specs.sinks import (
@@ -69,8 +70,6 @@ _STDLIB_SHELL = frozenset(
 )
 # Functions given their command with `shell=`: the others take it as their first argument.
 _SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
-# The names a text argument is passed by, when it is passed by name.
-_TEXT_KEYWORDS = ("sql", "query", "operation", "statement", "source", "args", "cmd", "command")
 # Only these are sink-looking when the callee is typed with plain `str`: a project's own
 # `execute(sql: str)`.  A `Template` or `text` typed `str` is most often something else
 # (string.Template, a project's own `text()` helper).
@@ -105,6 +104,7 @@ class Look:
     # value makes mypy say a None-returning method "does not return a value".
     statement: ast.Expr | None = None
     revealable: bool = True  # not inside an f-string
+    wrapper: Wrapper | None = None  # the project's own function it calls (``wrappers``)
 
 
 @dataclass
@@ -126,7 +126,7 @@ def text_argument(call: ast.Call, name: str) -> ast.expr | None:
     first = call.args[0] if call.args else None
     if first is not None:
         return None if isinstance(first, ast.Starred) else first
-    for keyword in _TEXT_KEYWORDS:
+    for keyword in TEXT_KEYWORDS:
         found = next((k.value for k in call.keywords if k.arg == keyword), None)
         if found is not None:
             return found
@@ -169,8 +169,14 @@ def _literal_text(expr: ast.expr | None) -> str:
     )
 
 
-def looks(tree: ast.Module, calls: Iterable[ast.Call], instrumented: Instrumented) -> list[Look]:
-    """The SQL, shell, template and markup calls among ``calls``, with what to reveal."""
+def looks(
+    tree: ast.Module,
+    calls: Iterable[ast.Call],
+    instrumented: Instrumented,
+    wrappers: Wrappers | None = None,
+) -> list[Look]:
+    """The SQL, shell, template and markup calls among ``calls``, and the calls of the
+    project's own ``wrappers`` of them, with what to reveal."""
     found: list[Look] = []
     decorators = {
         id(d)
@@ -195,6 +201,15 @@ def looks(tree: ast.Module, calls: Iterable[ast.Call], instrumented: Instrumente
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
         name = callee_name(call.func)
         if name not in SINK_NAMES or SINK_NAMES[name][0] not in _FAMILIES:
+            look = _wrapper_look(call, (wrappers or {}).get(name or "", ()), instrumented)
+            if look is not None:
+                found.append(
+                    replace(
+                        look,
+                        statement=statements.get(id(call)),
+                        revealable=id(call) not in in_fstrings,
+                    )
+                )
             continue
         if name == "extra":
             continue  # Django's extra takes its SQL by keyword, in lists
@@ -228,6 +243,42 @@ def looks(tree: ast.Module, calls: Iterable[ast.Call], instrumented: Instrumente
             )
         )
     return found
+
+
+def _wrapper_look(
+    call: ast.Call, wrappers: Sequence[Wrapper], instrumented: Instrumented
+) -> Look | None:
+    """A call of one of the project's own sink wrappers, with the argument it passes to the
+    parameter that reaches the sink; its callee is revealed, to tell the wrapper from another
+    function of its name."""
+    for wrapper in wrappers:
+        if wrapper.method and not isinstance(call.func, ast.Attribute):
+            continue
+        argument = wrapper.argument(call)
+        if argument is None or not wrapper.shell_given(call):
+            continue
+        if isinstance(argument, ast.Constant):
+            return Look(
+                call, wrapper.rule, wrapper.sink, argument, (), False, "", None, wrapper=wrapper
+            )
+        parts = [
+            inner
+            for part in composition_parts(argument)
+            for inner in instrumented.through_names(part)
+        ]
+        built = _built(argument, instrumented)
+        return Look(
+            call,
+            wrapper.rule,
+            wrapper.sink,
+            argument,
+            tuple(parts),
+            built is not None,
+            _literal_text(built),
+            call.func,
+            wrapper=wrapper,
+        )
+    return None
 
 
 def probe_insertions(
@@ -315,6 +366,12 @@ def outcomes(
             )
             continue
         any_parts = [p for p in look.parts if instrumented.unverified(p)]
+        if look.wrapper is not None:
+            if callee_type is not None and not _is_the_wrapper(look.wrapper, callee_type):
+                out.calls -= 1  # another function of the wrapper's name
+                continue
+            _wrapper_outcome(out, path, look, instrumented, any_parts, untyped_functions)
+            continue
         receiver = _receiver_kind(look, callee_type)
         listed = _str_list_to_a_shell(path, look, instrumented)
         if listed is not None:
@@ -337,6 +394,82 @@ def outcomes(
             detail = f"`{callee_text}` is {callee_type}"
             out.unverified.append(_unverified(path, look, callee_text, reason, detail))
     return out
+
+
+def _is_the_wrapper(wrapper: Wrapper, callee_type: str) -> bool:
+    """Whether a revealed callee is the wrapper: its signature names the parameter (or, for
+    a class, its type names the class); an Any callee may be anything."""
+    if is_any(callee_type):
+        return False
+    if "(...)" in callee_type:
+        return True  # pyright's `cls(*args, **kwargs)`: a signature that takes anything
+    named = wrapper.parameter.lstrip("*") if wrapper.position is not None else wrapper.keyword
+    return any(
+        re.search(rf"\b{re.escape(word)}\b", callee_type) is not None
+        for word in (named, wrapper.name if wrapper.is_class else None)
+        if word
+    )
+
+
+def _wrapper_outcome(
+    out: Outcomes,
+    path: str,
+    look: Look,
+    instrumented: Instrumented,
+    any_parts: Sequence[ast.expr],
+    untyped_functions: frozenset[str],
+) -> None:
+    """A wrapper call's outcome: proven when what it passes is literal, a finding when it
+    is not (the sink's family's rule, with the chain), an LS902/LS903 or unverified when Any."""
+    wrapper = look.wrapper
+    assert wrapper is not None
+    if any_parts:
+        callee = segment(*instrumented.encoded, look.call.func)
+        finding = _finding(path, look, instrumented, callee, any_parts, "sink", untyped_functions)
+        if finding is not None:
+            out.findings.append(replace(finding, hint=_annotate(wrapper), through=_via(wrapper)))
+        else:
+            detail = instrumented.explain(any_parts)
+            out.unverified.append(_unverified(path, look, callee, "value-any", detail))
+        return
+    open_parts = [
+        p
+        for p in look.parts
+        if not _LITERAL.match(instrumented.type_of(p) or "Any")
+        and not _literal_in_view(p, instrumented)
+    ]
+    if not open_parts:
+        out.proven += 1
+        return
+    data, offsets = instrumented.encoded
+    composed = [p for p in open_parts if not isinstance(p, ast.Name) or p is look.argument]
+    finding = _make(
+        path,
+        look,
+        instrumented,
+        look.rule,
+        f"{_named(data, offsets, composed or open_parts, instrumented)} reaches {wrapper.sink} "
+        f"through the project's own {' -> '.join(wrapper.chain)} ({wrapper.where})",
+        api=f"{wrapper.sink}, through {wrapper.name}",
+    )
+    out.findings.append(
+        replace(
+            finding, parameter=wrapper.parameter, hint=_annotate(wrapper), through=_via(wrapper)
+        )
+    )
+
+
+def _via(wrapper: Wrapper) -> tuple[str, ...]:
+    return (*wrapper.chain[:-1], f"{wrapper.chain[-1]} ({wrapper.sink})")
+
+
+def _annotate(wrapper: Wrapper) -> str:
+    if wrapper.parameter.startswith("*"):
+        return f"Or give `{wrapper.name}` ({wrapper.where}) a parameter annotated LiteralString."
+    return (
+        f"Or annotate `{wrapper.parameter}` of `{wrapper.name}` ({wrapper.where}) with "
+        "LiteralString: the checker then judges each of its callers."
+    )
 
 
 # A list of plain strings (not of LiteralString), as each checker writes it.

@@ -24,6 +24,7 @@ import ast
 import builtins
 import functools
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
@@ -148,7 +149,7 @@ def revealed_types(messages: Sequence[str]) -> dict[int, str]:
 # -- where an Any comes from ---------------------------------------------------------------
 
 
-class _Scope:
+class Scope:
     """A function or the module, and the bindings of its own names (found once, on first use:
     asking the walk again for each name made a 20 000-line project take minutes)."""
 
@@ -184,7 +185,7 @@ class _Scope:
         return found
 
 
-def _own_nodes(scope: _Scope) -> Iterator[ast.AST]:
+def _own_nodes(scope: Scope) -> Iterator[ast.AST]:
     """The scope's nodes, not those of functions and classes nested in it."""
     stack: list[ast.AST] = list(reversed(scope.body))
     while stack:
@@ -205,7 +206,7 @@ class Binding:
     annotation: ast.expr | None = None  # a parameter's
 
 
-def binding_of(name: ast.Name, scopes: Sequence[_Scope]) -> Binding | None:
+def binding_of(name: ast.Name, scopes: Sequence[Scope]) -> Binding | None:
     """The last binding of ``name`` on a line before it is used, in its own scope (``scopes``:
     innermost first); a parameter when nothing in the body binds it first."""
     for scope in scopes:
@@ -245,7 +246,7 @@ class Instrumented:
     tags: dict[int, int] = field(default_factory=lambda: {})  # id(node) -> tag
     nodes: list[ast.expr] = field(default_factory=lambda: [])  # tag -> node
     types: dict[int, str] = field(default_factory=lambda: {})  # tag -> revealed type
-    scopes: dict[int, list[_Scope]] = field(default_factory=lambda: {})  # id(name) -> scopes
+    scopes: dict[int, list[Scope]] = field(default_factory=lambda: {})  # id(name) -> scopes
     imported: frozenset[str] = frozenset()  # the names import statements bind
     joined: frozenset[int] = frozenset()  # id() of each `sep.join(items)` argument
 
@@ -345,20 +346,31 @@ def _is_plain_any(revealed: str) -> bool:
     return revealed.strip() in ("Any", "Unknown")
 
 
-def _scopes_at(tree: ast.Module) -> dict[int, list[_Scope]]:
-    """id(name) -> the scopes around it, innermost first, for every name in the file."""
-    out: dict[int, list[_Scope]] = {}
+_SCOPES: weakref.WeakKeyDictionary[ast.Module, dict[int, list[Scope]]] = weakref.WeakKeyDictionary()
 
-    def visit(node: ast.AST, scopes: list[_Scope]) -> None:
+
+def scopes_at(tree: ast.Module) -> dict[int, list[Scope]]:
+    """id(name) -> the scopes around it, innermost first, for every name in the file; found
+    once while the tree lives (the wrappers and the probes both ask)."""
+    found = _SCOPES.get(tree)
+    if found is None:
+        found = _SCOPES[tree] = _scopes_at(tree)
+    return found
+
+
+def _scopes_at(tree: ast.Module) -> dict[int, list[Scope]]:
+    out: dict[int, list[Scope]] = {}
+
+    def visit(node: ast.AST, scopes: list[Scope]) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                visit(child, [_Scope(child, child.body), *scopes])
+                visit(child, [Scope(child, child.body), *scopes])
             elif isinstance(child, ast.Name):
                 out[id(child)] = scopes
             else:
                 visit(child, scopes)
 
-    visit(tree, [_Scope(tree, tree.body)])
+    visit(tree, [Scope(tree, tree.body)])
     return out
 
 
@@ -436,7 +448,7 @@ def prepared(
         for node in calls
         if isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1
     )
-    return Instrumented(source, tree, {}, scopes=_scopes_at(tree), imported=imported, joined=joined)
+    return Instrumented(source, tree, {}, scopes=scopes_at(tree), imported=imported, joined=joined)
 
 
 def origin_nodes(part: ast.expr, instrumented: Instrumented) -> list[ast.expr]:

@@ -170,10 +170,11 @@ def run_check(
         # copies of their files, checked in the originals' place in the same run.
         roots, host_grammar = search, isinstance(checker, Mypy)
         commands = not checker.lists_argument_types  # reveal shell commands too
-        candidates = probes.candidates(found.values())
+        # The files with sink calls, and with calls of the project's own sink wrappers.
+        candidates, wrapping = probes.with_wrappers(found.values(), roots)
         # mypy writes LiteralString as str in reveal_type: our plugin reveals sink calls' parts.
         function = isinstance(checker, MypyPlugin)
-        probed = probes.instrumented(parse_all(candidates, roots)[0], commands, function)
+        probed = probes.instrumented(candidates, commands, function, wrapping)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         with ThreadPoolExecutor(max_workers=1) as pool:
             parsing = pool.submit(parse_all, list(found.values()), roots, host_grammar)

@@ -51,6 +51,11 @@ def _shown(t: Type, value: Expression, ctx: FunctionContext) -> str:
         else []
     )
     shown = describe(t, checker.options)
+    # mypy writes a signature without its parameters' names (`Callable[[Any], Any]`), and
+    # the project's own sink wrappers are told apart by them (analysis/wrappers.py).
+    names = [n for item in items for n in item.arg_names if n]
+    if names:
+        shown += f" (parameters: {', '.join(dict.fromkeys(names))})"
     if any(callable_has_mark(item) for item in items):
         shown += " (takes LiteralString)"
     return shown

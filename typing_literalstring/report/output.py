@@ -229,6 +229,8 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
             f"({_sink(finding)})"
         )
         lines.append(f"    {finding.source}")
+        if finding.through:
+            lines.append(f"    through: {' -> '.join(finding.through)}")
         if finding.rule is NON_LITERAL:
             lines.append(f"    {result.checker}: {finding.messages[0].splitlines()[0]}")
         elif finding.rule in _EXPLAINED:
@@ -283,7 +285,12 @@ def _finding_json(finding: Finding, cwd: Path) -> dict[str, Any]:
         "fix": finding.fix,
         "fingerprint": finding.fingerprint,
         "checker_messages": list(finding.messages),
+        "through": list(finding.through),
     }
+
+
+def _through(finding: Finding) -> str:
+    return f" Through: {' -> '.join(finding.through)}." if finding.through else ""
 
 
 def _unverified_json(u: Unverified, cwd: Path) -> dict[str, Any]:
@@ -417,7 +424,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
             "ruleId": f.rule.id,
             "ruleIndex": index[f.rule.id],
             "level": "error",
-            "message": {"text": f"{f.rule.summary} Sink: {_sink(f)}. Fix: {f.fix}"},
+            "message": {"text": f"{f.rule.summary} Sink: {_sink(f)}.{_through(f)} Fix: {f.fix}"},
             "locations": [
                 {
                     "physicalLocation": {

@@ -1,0 +1,203 @@
+"""The project's own sink wrappers (``analysis.wrappers``): a function whose parameter reaches a
+sink is a sink for its callers, across modules, through forwarding and subclasses; the finding
+sits at the call that passes a non-literal value and shows the chain."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typing_literalstring.analysis import wrappers
+from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
+from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+
+# The wrappers, in the shapes of the real code in benchmarks/cves and issue 27: an untyped
+# helper, a helper typed str, a method building its text, a shell helper whose shell= is a
+# parameter, a Popen subclass with an untyped __init__ and a classmethod forwarding
+# cls(*args, **kwargs), a Protocol method implemented by a wrapper, *args forwarding.
+DB = """\
+import sqlite3
+import subprocess
+from typing import Protocol
+
+from typing_extensions import LiteralString
+
+conn = sqlite3.connect(":memory:")
+
+
+def run_sql(sql, params=()):
+    return conn.execute(sql, params)  # LS903
+
+
+def count(table: str) -> int:
+    row = run_sql(f"SELECT count(*) FROM {table}").fetchone()  # LS101
+    return int(row[0])
+
+
+def typed(sql: str) -> None:
+    conn.execute(sql)  # LS101
+
+
+def already(sql: LiteralString) -> None:
+    conn.execute(sql)
+
+
+def forward(*args, **kwargs):
+    return run_sql(*args, **kwargs)
+
+
+def shell(cmd: str, use_shell: bool = False) -> None:
+    subprocess.run(cmd, shell=use_shell)  # LS201
+
+
+class Store(Protocol):
+    def lookup(self, where: str) -> object: ...
+
+
+class SqlStore:
+    def lookup(self, where: str) -> object:
+        return conn.execute("SELECT * FROM t WHERE " + where)  # LS101
+
+
+class Other:
+    def lookup(self, path: str) -> object:
+        return open(path)
+
+
+class P(subprocess.Popen):  # type: ignore[type-arg]
+    def __init__(self, args, *remaining, shell=False, **kwargs):
+        super().__init__(args, *remaining, shell=shell, **kwargs)
+
+    @classmethod
+    def start(cls, *args, **kwargs):
+        return cls(*args, **kwargs)
+"""
+VIEWS = """\
+import json
+import sys
+
+from db import P, Other, Store, already, count, forward, run_sql, shell, typed
+
+user = sys.argv[1]
+run_sql("SELECT 1")  # proven
+run_sql("SELECT * FROM t WHERE a = '%s'" % user)  # LS101
+run_sql(json.loads(user))  # unverified value-any
+typed(user)  # LS101
+typed("SELECT 2")  # proven
+already("SELECT 3")  # proven
+count(user)  # LS101
+forward(user)  # LS101
+shell(user)
+shell(user, use_shell=True)  # LS201
+shell("ls", use_shell=True)  # proven
+P(user, shell=True)  # LS201
+P(user)
+P.start(user, shell=True)  # LS201
+Other().lookup(user)
+
+
+def find(store: Store, name: str) -> object:
+    return store.lookup("name = '" + name + "'")  # LS101
+"""
+
+
+def _marks(text: str) -> dict[int, str]:
+    return {
+        n: line.split("  # ", 1)[1] for n, line in enumerate(text.splitlines(), 1) if "  # " in line
+    }
+
+
+def test_wrappers_are_found_with_their_chain_and_forwarding() -> None:
+    found = wrappers.infer({"db.py": ast.parse(DB)})
+    chains = {(w.name, w.parameter): w.chain for ws in found.values() for w in ws}
+    assert chains[("run_sql", "sql")] == ("run_sql(sql)", "conn.execute")
+    assert chains[("count", "table")] == ("count(table)", "run_sql(sql)", "conn.execute")
+    assert chains[("forward", "*args")] == ("forward(args)", "run_sql(sql)", "conn.execute")
+    assert chains[("P", "args")] == ("P(args)", "Popen")
+    assert chains[("start", "*args")] == ("start(args)", "P(args)", "Popen")
+    assert chains[("lookup", "where")] == ("lookup(where)", "conn.execute")
+    assert "already" not in found  # annotated LiteralString: the checker judges its callers
+    (shell,) = found["shell"]
+    assert (shell.shell, shell.shell_position, shell.shell_default) == ("use_shell", 1, False)
+    assert found["start"][0].method and found["P"][0].is_class
+    assert found["forward"][0].position == 0 and found["forward"][0].keyword is None
+
+
+def test_a_call_without_the_shell_is_no_shell_wrapper_call() -> None:
+    (shell,) = wrappers.infer({"db.py": ast.parse(DB)})["shell"]
+    call = ast.parse("shell(x)").body[0].value  # type: ignore[attr-defined]
+    assert not shell.shell_given(call)
+    for given in ("shell(x, True)", "shell(x, use_shell=flag)", "shell(x, **options)"):
+        assert shell.shell_given(ast.parse(given).body[0].value), given  # type: ignore[attr-defined]
+    assert not shell.shell_given(ast.parse("shell(x, use_shell=False)").body[0].value)  # type: ignore[attr-defined]
+
+
+def _check(name: str, folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(folder / "cache"),
+         "--show-unverified", str(folder / "db.py"), str(folder / "views.py")]
+    )  # fmt: skip
+    assert status == EXIT_FINDINGS
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return document
+
+
+@pytest.mark.parametrize("name", COMMAND_CHECKERS)
+def test_a_wrapper_call_is_judged_at_its_caller(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each marked line gets its rule or outcome with every checker; no other line has a
+    finding (``Other().lookup(user)`` shares the wrapper's name, not its parameter)."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
+    (tmp_path / "db.py").write_text(DB, encoding="utf-8")
+    (tmp_path / "views.py").write_text(VIEWS, encoding="utf-8")
+    document = _check(name, tmp_path, capsys)
+    for file, text in (("db.py", DB), ("views.py", VIEWS)):
+        rules = {f["line"]: f["rule"] for f in document["findings"] if f["path"].endswith(file)}
+        unverified = {
+            u["line"]: u["reason"] for u in document["unverified"] if u["path"].endswith(file)
+        }
+        marks = _marks(text)
+        if name == "zuban" and file == "db.py":
+            # zuban takes `shell=use_shell` (a bool) by the overload that asks no literal
+            # command: the wrapper's own line passes, its callers are still judged.
+            marks[32] = "-"
+            marks[51] = "-"  # and reports the Popen subclass's super().__init__ as LS001
+        for line, mark in marks.items():
+            if mark.startswith("LS"):
+                assert rules.get(line) == mark, (file, line, mark, document["findings"])
+            elif mark == "proven":
+                assert line not in rules and line not in unverified, (file, line)
+            elif mark.startswith("unverified"):
+                assert unverified.get(line) == mark.split()[-1], (file, line, unverified)
+        assert set(rules) <= set(marks), (file, rules)
+    through = {
+        f["line"]: f["through"] for f in document["findings"] if f["path"].endswith("views.py")
+    }
+    assert through[13] == [
+        "count(table)",
+        "run_sql(sql)",
+        "conn.execute (sqlite3 Connection/Cursor.execute)",
+    ]
+
+
+def test_without_the_wrapper_inference_the_callers_pass(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The findings at the callers come from the inference alone: without it, the check of the
+    same files reports none of them."""
+    monkeypatch.setattr(wrappers, "infer", lambda modules: {})
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
+    (tmp_path / "db.py").write_text(DB, encoding="utf-8")
+    (tmp_path / "views.py").write_text(VIEWS, encoding="utf-8")
+    document = _check("pyright", tmp_path, capsys)
+    lines = {f["line"] for f in document["findings"] if f["path"].endswith("views.py")}
+    assert not lines & {8, 10, 13, 14, 16, 20, 25}, lines

@@ -1,0 +1,423 @@
+"""The project's own sink wrappers: a function whose parameter reaches a sink is a sink too.
+
+``def run_sql(sql): cursor.execute(sql)`` hides every caller from the checker: with ``sql``
+unannotated the inner call receives Any and passes, and with ``sql: str`` the checker reports
+the inner call, never the caller that passes user input.  PEP 675's fix is to annotate ``sql``
+LiteralString; until a team does, this module finds such functions on the syntax trees alone,
+before the run, and ``sink_outcomes`` judges each call of one on the type of what its caller
+passes, revealed in the same run:
+
+- a function or method whose parameter reaches the text of an SQL, shell, template or markup
+  call (``sink_outcomes``' families), unchanged or as a part of text built there, through the
+  names assigned in its body;
+- transitively, across modules: a parameter that reaches a wrapper's parameter;
+- through forwarding: ``*args`` to a sink's position, ``**kwargs`` to its keywords,
+  ``cls(*args, **kwargs)`` in a classmethod, ``super().__init__(...)`` in a subclass of a sink
+  class (``subprocess.Popen``) or of a wrapper class;
+- a shell function's ``shell=`` given one of the wrapper's parameters: a call of the wrapper is
+  a shell only where that parameter is true (given so, or true by default).
+
+Calls are matched by name, so a subclass's untyped override and a project Protocol's method of
+the same name are wrappers for their callers too.  The run confirms each match: the callee is
+revealed, and one whose signature does not name the parameter is another function of that name.
+A parameter already annotated LiteralString is no wrapper: the checker judges its callers.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Mapping, Sequence
+
+from typing_literalstring.analysis.statements import all_statements
+from typing_literalstring.analysis.unverified import Scope, binding_of, composition_parts, scopes_at
+from typing_literalstring.specs.sinks import (
+    MARKUP,
+    SHELL,
+    SINK_NAMES,
+    SQL,
+    SUBPROCESS_FUNCTIONS,
+    TEMPLATE,
+    Rule,
+    callee_name,
+)
+
+_FAMILIES = (SQL, SHELL, TEMPLATE, MARKUP)
+# The names a sink's text is passed by, when it is passed by name.
+TEXT_KEYWORDS = ("sql", "query", "operation", "statement", "source", "args", "cmd", "command")
+_SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
+# Rounds of "a parameter reaches a wrapper": each finds the wrappers one call further out.
+_ROUNDS = 6
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """A project function one of whose parameters reaches a sink's text."""
+
+    name: str  # as called: the function's or method's name, a class's name for its __init__
+    parameter: str  # the parameter's name; "*args" for a position reached through *args
+    position: int | None  # its index among a call's positional arguments, self/cls left out
+    keyword: str | None  # the name a caller may pass it by; None for a *args position
+    rule: Rule  # the sink's family
+    sink: str  # the sink's API, as findings name it
+    chain: tuple[str, ...]  # how the parameter reaches the sink: "run_sql(sql)", "cur.execute"
+    path: str
+    line: int
+    method: bool = False  # called only through an attribute (not a class, not a function)
+    is_class: bool = False  # a class, by its __init__ or __new__
+    shell: str | None = None  # the parameter that, when true, makes the sink a shell
+    shell_position: int | None = None
+    shell_default: bool = False
+
+    @property
+    def where(self) -> str:
+        return f"{Path(self.path).name}:{self.line}"
+
+    def argument(self, call: ast.Call) -> ast.expr | None:
+        """What ``call`` passes for the parameter, when it passes it plainly."""
+        if self.position is not None:
+            found = _positional(call.args, self.position)
+            if isinstance(found, ast.expr):
+                return found
+            if found is not None:
+                return None  # behind a `*` of the caller's
+        if self.keyword is not None:
+            return next((k.value for k in call.keywords if k.arg == self.keyword), None)
+        return None
+
+    def shell_given(self, call: ast.Call) -> bool:
+        """Whether ``call`` makes the sink a shell (always, for a wrapper without ``shell``)."""
+        if self.shell is None:
+            return True
+        value = next((k.value for k in call.keywords if k.arg == self.shell), None)
+        if value is None and self.shell_position is not None:
+            found = _positional(call.args, self.shell_position)
+            value = found if isinstance(found, ast.expr) else None
+        if value is None:
+            return self.shell_default or any(k.arg is None for k in call.keywords)
+        return not (isinstance(value, ast.Constant) and not value.value)
+
+
+Wrappers = Mapping[str, Sequence[Wrapper]]
+
+
+def _positional(arguments: Sequence[ast.expr], position: int) -> ast.expr | tuple[str, int] | None:
+    """The argument at ``position``; for one behind ``*name``, (name, its index in it)."""
+    for index, argument in enumerate(arguments):
+        if isinstance(argument, ast.Starred):
+            if isinstance(argument.value, ast.Name):
+                return (argument.value.id, position - index)
+            return ("", position - index)
+        if index == position:
+            return argument
+    return None
+
+
+@dataclass(frozen=True)
+class _Function:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    cls: ast.ClassDef | None
+    path: str
+    calls: tuple[ast.Call, ...]
+    scopes: Mapping[int, Sequence[Scope]]
+
+    @property
+    def skipped(self) -> int:
+        """How many leading parameters a call does not pass: self or cls."""
+        if self.cls is None:
+            return 0
+        names = {callee_name(d) for d in self.node.decorator_list}
+        return 0 if "staticmethod" in names else 1
+
+    @property
+    def called_as(self) -> str:
+        if self.cls is not None and self.node.name in ("__init__", "__new__"):
+            return self.cls.name
+        return self.node.name
+
+    @property
+    def method(self) -> bool:
+        return self.cls is not None and self.called_as == self.node.name
+
+
+def _functions(path: str, tree: ast.Module) -> Iterator[_Function]:
+    scopes = scopes_at(tree)
+    classes = {
+        id(item): node
+        for node in all_statements(tree)
+        if isinstance(node, ast.ClassDef)
+        for item in node.body
+    }
+    for node in all_statements(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            calls = tuple(c for c in _own_nodes(node) if isinstance(c, ast.Call))
+            if calls:
+                yield _Function(node, classes.get(id(node)), path, calls, scopes)
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The function's nodes, not those of functions and classes nested in it."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        )
+
+
+def infer(modules: Mapping[str, ast.Module]) -> dict[str, list[Wrapper]]:
+    """The wrappers the modules define, by the name they are called by."""
+    functions = [f for path, tree in sorted(modules.items()) for f in _functions(path, tree)]
+    found: dict[str, list[Wrapper]] = {}
+    seen: set[tuple[str, str, int]] = set()
+    for _ in range(_ROUNDS):
+        added = False
+        for function in functions:
+            for wrapper in _wrappers_of(function, found):
+                key = (wrapper.name, wrapper.parameter, wrapper.line)
+                if key not in seen:
+                    seen.add(key)
+                    found.setdefault(wrapper.name, []).append(wrapper)
+                    added = True
+        if not added:
+            break
+    return found
+
+
+@dataclass(frozen=True)
+class _Target:
+    """Where a call inside a function sends a sink's text."""
+
+    argument: ast.expr | tuple[str, int] | None  # the text, or (a `*name`, the index in it)
+    forwarded: str | None  # the keyword the text may come by through the caller's **kwargs
+    rule: Rule
+    sink: str
+    chain: tuple[str, ...]
+    shell: ast.expr | None  # what the call gives the shell parameter; None: a shell anyway
+    shell_name: str | None
+    shell_default: bool
+
+
+def _wrappers_of(function: _Function, known: Wrappers) -> Iterator[Wrapper]:
+    node = function.node
+    positional = [*node.args.posonlyargs, *node.args.args][function.skipped :]
+    position = {a.arg: i for i, a in enumerate(positional)}
+    keyword_ok = {a.arg for a in [*node.args.args, *node.args.kwonlyargs]}
+    annotations = {
+        a.arg: a.annotation
+        for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    }
+    vararg = node.args.vararg.arg if node.args.vararg else None
+    kwarg = node.args.kwarg.arg if node.args.kwarg else None
+    defaults = _defaults(node)
+    for call in function.calls:
+        for target in _targets(call, function, known, kwarg):
+            shell, shell_position, shell_default = None, None, False
+            if target.shell is not None:
+                if isinstance(target.shell, ast.Constant):
+                    if not target.shell.value:
+                        continue
+                else:
+                    shell_param = _parameter(target.shell, function)
+                    if shell_param is not None:
+                        shell = shell_param
+                        shell_position = position.get(shell_param)
+                        shell_default = bool(defaults.get(shell_param, False))
+            elif target.shell_name is not None and kwarg is not None:
+                shell, shell_default = target.shell_name, target.shell_default
+            argument = target.argument
+            reached: list[tuple[str, int | None, str | None]] = []
+            if isinstance(argument, tuple):
+                name, index = argument
+                if name and name == vararg:
+                    reached.append((f"*{vararg}", len(positional) + index, None))
+            elif argument is not None:
+                for parameter in _parameters_in(argument, function):
+                    if _literal_annotation(annotations.get(parameter)):
+                        continue
+                    keyword = parameter if parameter in keyword_ok else None
+                    reached.append((parameter, position.get(parameter), keyword))
+            if target.forwarded is not None and kwarg is not None and argument is None:
+                reached.append((f"**{kwarg}", None, target.forwarded))
+            for parameter, at, keyword in reached:
+                yield Wrapper(
+                    function.called_as,
+                    parameter,
+                    at,
+                    keyword,
+                    target.rule,
+                    target.sink,
+                    (f"{function.called_as}({parameter.lstrip('*')})", *target.chain),
+                    function.path,
+                    node.lineno,
+                    function.method,
+                    function.called_as != node.name,
+                    shell,
+                    shell_position,
+                    shell_default,
+                )
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
+    """Each parameter's default, when it is a constant."""
+    out: dict[str, object] = {}
+    positional = [*node.args.posonlyargs, *node.args.args]
+    for argument, default in zip(
+        positional[len(positional) - len(node.args.defaults) :], node.args.defaults
+    ):
+        if isinstance(default, ast.Constant):
+            out[argument.arg] = default.value
+    for keyword, value in zip(node.args.kwonlyargs, node.args.kw_defaults):
+        if isinstance(value, ast.Constant):
+            out[keyword.arg] = value.value
+    return out
+
+
+def _literal_annotation(annotation: ast.expr | None) -> bool:
+    return annotation is not None and "LiteralString" in ast.dump(annotation)
+
+
+def _targets(
+    call: ast.Call, function: _Function, known: Wrappers, kwarg: str | None
+) -> Iterator[_Target]:
+    """The sinks and known wrappers ``call`` passes text to."""
+    names = _called_names(call, function)
+    text = _text_of(call)
+    for name in names:
+        shown = _shown(call) if name == callee_name(call.func) else name
+        if name in SINK_NAMES and SINK_NAMES[name][0] in _FAMILIES and name != "extra":
+            rule, api = SINK_NAMES[name]
+            given: ast.expr | None = None
+            if name in _SHELL_KEYWORD_FUNCTIONS:
+                given = next((k.value for k in call.keywords if k.arg == "shell"), None)
+                if given is None:
+                    if kwarg is None or not any(k.arg is None for k in call.keywords):
+                        continue  # no shell: an argument list, argv_shell's business
+                    yield _Target(text, None, rule, api, (shown,), None, "shell", False)
+                    continue
+            yield _Target(text, None, rule, api, (shown,), given, None, False)
+        for wrapper in known.get(name, ()):
+            if wrapper.method and not isinstance(call.func, ast.Attribute):
+                continue
+            argument: ast.expr | tuple[str, int] | None = None
+            if wrapper.position is not None:
+                argument = _positional(call.args, wrapper.position)
+            if argument is None and wrapper.keyword is not None:
+                argument = next((k.value for k in call.keywords if k.arg == wrapper.keyword), None)
+            forwards = any(k.arg is None for k in call.keywords)
+            if argument is None and not forwards:
+                continue
+            shell: ast.expr | None = None
+            shell_name: str | None = None
+            if wrapper.shell is not None and not wrapper.shell_default:
+                shell = next((k.value for k in call.keywords if k.arg == wrapper.shell), None)
+                if shell is None and wrapper.shell_position is not None:
+                    found = _positional(call.args, wrapper.shell_position)
+                    shell = found if isinstance(found, ast.expr) else None
+                if shell is None:
+                    if not forwards:
+                        continue  # no shell at this call
+                    shell_name = wrapper.shell
+            yield _Target(
+                argument,
+                wrapper.keyword if argument is None and forwards else None,
+                wrapper.rule,
+                wrapper.sink,
+                wrapper.chain,
+                shell,
+                shell_name,
+                False,
+            )
+
+
+def _text_of(call: ast.Call) -> ast.expr | tuple[str, int] | None:
+    """A sink call's text argument, or the ``*name`` it is in."""
+    first = _positional(call.args, 0)
+    if first is not None:
+        return first
+    return next((k.value for k in call.keywords if k.arg in TEXT_KEYWORDS), None)
+
+
+def _called_names(call: ast.Call, function: _Function) -> list[str]:
+    """The names ``call`` calls by: its own, the class for ``cls(...)``, and the bases' names
+    for ``super().__init__(...)``."""
+    func = call.func
+    cls = function.cls
+    if cls is not None and isinstance(func, ast.Name) and func.id == "cls":
+        return [cls.name]
+    if (
+        cls is not None
+        and isinstance(func, ast.Attribute)
+        and func.attr in ("__init__", "__new__")
+        and isinstance(func.value, ast.Call)
+        and callee_name(func.value.func) == "super"
+    ):
+        return [n for n in (callee_name(b) for b in cls.bases) if n is not None]
+    name = callee_name(func)
+    return [] if name is None else [name]
+
+
+def _parameter(node: ast.expr, function: _Function) -> str | None:
+    """The function's own parameter that ``node`` is, when it is one."""
+    if not isinstance(node, ast.Name) or node.id in ("self", "cls"):
+        return None
+    scopes = function.scopes.get(id(node), [])
+    binding = binding_of(node, scopes)
+    if binding is None or binding.kind != "parameter" or not scopes:
+        return None
+    return node.id if scopes[0].node is function.node else None
+
+
+def _parameters_in(argument: ast.expr, function: _Function, depth: int = 0) -> Iterator[str]:
+    """The function's parameters the text is, or is built from, through names assigned in
+    its body."""
+    items: Iterable[ast.expr] = (
+        argument.elts if isinstance(argument, (ast.List, ast.Tuple)) else [argument]
+    )
+    for item in items:
+        for part in composition_parts(item):
+            if not isinstance(part, ast.Name):
+                continue
+            parameter = _parameter(part, function)
+            if parameter is not None:
+                yield parameter
+                continue
+            scopes = function.scopes.get(id(part), [])
+            binding = binding_of(part, scopes)
+            if (
+                depth < 3
+                and binding is not None
+                and binding.kind == "assigned"
+                and binding.value is not None
+            ):
+                yield from _parameters_in(binding.value, function, depth + 1)
+
+
+def _shown(call: ast.Call) -> str:
+    unparse = getattr(ast, "unparse", None)
+    return str(unparse(call.func)) if unparse is not None else callee_name(call.func) or "?"
+
+
+def calling(text: str, names: Iterable[str]) -> bool:
+    """Whether a file's text may call one of the wrappers (cheap: on its text)."""
+    pattern = _pattern(tuple(sorted(names)))
+    return pattern is not None and pattern.search(text) is not None
+
+
+_PATTERNS: dict[tuple[str, ...], re.Pattern[str] | None] = {}
+
+
+def _pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    if names not in _PATTERNS:
+        _PATTERNS[names] = (
+            re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\s*\(") if names else None
+        )
+    return _PATTERNS[names]
+
+
+__all__ = ["TEXT_KEYWORDS", "Wrapper", "Wrappers", "calling", "infer"]
