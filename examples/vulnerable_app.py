@@ -1,7 +1,7 @@
 """A small user-admin tool with one injection bug of each kind (see fixed_app.py for the cure).
 
 Every line marked with a rule id lets data from the command line or the database reach code:
-SQL text, a shell command, or a logging format string.
+SQL text, a shell command, or a logging format string; in main(), through the functions above.
 """
 
 import logging
@@ -39,11 +39,11 @@ def main() -> None:
     conn = sqlite3.connect("users.db")
     user_id, name = sys.argv[1], sys.argv[2]
     email = ""
-    for row in find_user(conn, user_id):
+    for row in find_user(conn, user_id):  # LS101 through find_user's query
         audit(row[0], {"id": user_id})
         email = row[1]
-    rename_user(conn, user_id, name)
-    archive_home(name)
+    rename_user(conn, user_id, name)  # LS101 through rename_user's UPDATE
+    archive_home(name)  # LS201 through archive_home's shell
     mail_report(email)
 
 

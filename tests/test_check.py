@@ -108,7 +108,7 @@ def test_text_output_names_place_rule_sink_source_and_fix(
     assert "conn.execute" in first[0]
     assert first[1].strip() == "return conn.execute(query).fetchall()  # LS101 SQL injection"
     assert first[2].strip().startswith("fix: Keep the SQL text literal")
-    summary = r"6 findings \(SQL 2, logging 1, shell 3\) with pyright [\d.]+, profile default\."
+    summary = r"9 findings \(SQL 4, logging 1, shell 4\) with pyright [\d.]+, profile default\."
     assert re.fullmatch(summary, out.splitlines()[-1])
 
 

@@ -124,17 +124,24 @@ def test_wrappers_are_found_with_their_chain_and_forwarding() -> None:
     assert "already" not in found  # annotated LiteralString: the checker judges its callers
     (shell,) = found["shell"]
     assert (shell.shell, shell.shell_position, shell.shell_default) == ("use_shell", 1, False)
-    assert found["start"][0].method and found["P"][0].is_class
-    assert found["forward"][0].position == 0 and found["forward"][0].keyword is None
+    assert found["start"][0].method
+    assert found["P"][0].is_class
+    assert found["forward"][0].position == 0
+    assert found["forward"][0].keyword is None
+
+
+def _call(text: str) -> ast.Call:
+    expression = ast.parse(text, mode="eval").body
+    assert isinstance(expression, ast.Call)
+    return expression
 
 
 def test_a_call_without_the_shell_is_no_shell_wrapper_call() -> None:
     (shell,) = wrappers.infer({"db.py": ast.parse(DB)})["shell"]
-    call = ast.parse("shell(x)").body[0].value  # type: ignore[attr-defined]
-    assert not shell.shell_given(call)
+    assert not shell.shell_given(_call("shell(x)"))
+    assert not shell.shell_given(_call("shell(x, use_shell=False)"))
     for given in ("shell(x, True)", "shell(x, use_shell=flag)", "shell(x, **options)"):
-        assert shell.shell_given(ast.parse(given).body[0].value), given  # type: ignore[attr-defined]
-    assert not shell.shell_given(ast.parse("shell(x, use_shell=False)").body[0].value)  # type: ignore[attr-defined]
+        assert shell.shell_given(_call(given)), given
 
 
 def _check(name: str, folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -175,7 +182,8 @@ def test_a_wrapper_call_is_judged_at_its_caller(
             if mark.startswith("LS"):
                 assert rules.get(line) == mark, (file, line, mark, document["findings"])
             elif mark == "proven":
-                assert line not in rules and line not in unverified, (file, line)
+                assert line not in rules, (file, line)
+                assert line not in unverified, (file, line)
             elif mark.startswith("unverified"):
                 assert unverified.get(line) == mark.split()[-1], (file, line, unverified)
         assert set(rules) <= set(marks), (file, rules)
@@ -194,7 +202,11 @@ def test_without_the_wrapper_inference_the_callers_pass(
 ) -> None:
     """The findings at the callers come from the inference alone: without it, the check of the
     same files reports none of them."""
-    monkeypatch.setattr(wrappers, "infer", lambda modules: {})
+
+    def nothing(modules: object) -> dict[str, list[wrappers.Wrapper]]:
+        return {}
+
+    monkeypatch.setattr(wrappers, "infer", nothing)
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
     (tmp_path / "db.py").write_text(DB, encoding="utf-8")
     (tmp_path / "views.py").write_text(VIEWS, encoding="utf-8")

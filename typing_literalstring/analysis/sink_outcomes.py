@@ -81,6 +81,8 @@ _SQL_WORDS = re.compile(
     re.IGNORECASE,
 )
 _LITERAL = re.compile(r"(?:LiteralString|Literal\[.*\]\??|None)$")
+# A number formatted into a wrapper's text: no injection is made of it.
+_NUMBER = re.compile(r"(?:builtins\.)?(?:int|float|bool)(?: \| None)?$")
 # The receivers named like the instance or the class: their Any is the class's, not untyped
 # input.
 _SELF = frozenset(("self", "cls", "mcs", "metacls"))
@@ -251,34 +253,40 @@ def _wrapper_look(
     """A call of one of the project's own sink wrappers, with the argument it passes to the
     parameter that reaches the sink; its callee is revealed, to tell the wrapper from another
     function of its name."""
-    for wrapper in wrappers:
-        if wrapper.method and not isinstance(call.func, ast.Attribute):
-            continue
-        argument = wrapper.argument(call)
-        if argument is None or not wrapper.shell_given(call):
-            continue
-        if isinstance(argument, ast.Constant):
-            return Look(
-                call, wrapper.rule, wrapper.sink, argument, (), False, "", None, wrapper=wrapper
-            )
-        parts = [
-            inner
-            for part in composition_parts(argument)
-            for inner in instrumented.through_names(part)
-        ]
-        built = _built(argument, instrumented)
+    # Through an attribute, a method of that name before a module's function; of one
+    # function's parameters that reach a sink, the first given a value that is no literal.
+    method_call = isinstance(call.func, ast.Attribute)
+    given = [
+        (wrapper, argument)
+        for wrapper in sorted(wrappers, key=lambda w: w.method != method_call)
+        if method_call or not wrapper.method
+        for argument in [wrapper.argument(call)]
+        if argument is not None and wrapper.shell_given(call)
+    ]
+    if not given:
+        return None
+    wrapper, argument = next(
+        ((w, a) for w, a in given if not isinstance(a, ast.Constant)), given[0]
+    )
+    if isinstance(argument, ast.Constant):
         return Look(
-            call,
-            wrapper.rule,
-            wrapper.sink,
-            argument,
-            tuple(parts),
-            built is not None,
-            _literal_text(built),
-            call.func,
-            wrapper=wrapper,
+            call, wrapper.rule, wrapper.sink, argument, (), False, "", None, wrapper=wrapper
         )
-    return None
+    parts = [
+        inner for part in composition_parts(argument) for inner in instrumented.through_names(part)
+    ]
+    built = _built(argument, instrumented)
+    return Look(
+        call,
+        wrapper.rule,
+        wrapper.sink,
+        argument,
+        tuple(parts),
+        built is not None,
+        _literal_text(built),
+        call.func,
+        wrapper=wrapper,
+    )
 
 
 def probe_insertions(
@@ -360,6 +368,13 @@ def outcomes(
         callee_text = segment(data, offsets, call.func)
         types = [instrumented.type_of(p) for p in look.parts]
         callee_type = instrumented.type_of(look.callee) if look.callee is not None else None
+        if (
+            look.wrapper is not None
+            and look.callee is not None
+            and (callee_type is None or not _is_the_wrapper(look.wrapper, callee_type))
+        ):
+            out.calls -= 1  # another function of the wrapper's name, or unknown
+            continue
         if None in types or (look.callee is not None and callee_type is None):
             out.unverified.append(
                 _unverified(path, look, callee_text, "not-revealed", "no type was revealed")
@@ -367,9 +382,6 @@ def outcomes(
             continue
         any_parts = [p for p in look.parts if instrumented.unverified(p)]
         if look.wrapper is not None:
-            if callee_type is not None and not _is_the_wrapper(look.wrapper, callee_type):
-                out.calls -= 1  # another function of the wrapper's name
-                continue
             _wrapper_outcome(out, path, look, instrumented, any_parts, untyped_functions)
             continue
         receiver = _receiver_kind(look, callee_type)
@@ -436,6 +448,7 @@ def _wrapper_outcome(
         p
         for p in look.parts
         if not _LITERAL.match(instrumented.type_of(p) or "Any")
+        and not _NUMBER.match(instrumented.type_of(p) or "Any")
         and not _literal_in_view(p, instrumented)
     ]
     if not open_parts:

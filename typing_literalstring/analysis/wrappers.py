@@ -238,7 +238,7 @@ def _wrappers_of(function: _Function, known: Wrappers) -> Iterator[Wrapper]:
                     reached.append((f"*{vararg}", len(positional) + index, None))
             elif argument is not None:
                 for parameter in _parameters_in(argument, function):
-                    if _literal_annotation(annotations.get(parameter)):
+                    if not _may_be_text(annotations.get(parameter)):
                         continue
                     keyword = parameter if parameter in keyword_ok else None
                     reached.append((parameter, position.get(parameter), keyword))
@@ -278,8 +278,28 @@ def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]
     return out
 
 
-def _literal_annotation(annotation: ast.expr | None) -> bool:
-    return annotation is not None and "LiteralString" in ast.dump(annotation)
+# Annotations of values that no injection is made of: a number formatted into the text.
+_NOT_TEXT = frozenset(("int", "float", "bool", "complex", "None", "Optional", "Union", "Decimal"))
+
+
+def _may_be_text(annotation: ast.expr | None) -> bool:
+    """Whether a parameter so annotated may carry injected text: not when LiteralString (the
+    checker judges its callers) nor when only numbers (``limit: int``)."""
+    if annotation is None:
+        return True
+    names = {
+        n.id
+        if isinstance(n, ast.Name)
+        else n.attr
+        if isinstance(n, ast.Attribute)
+        else str(n.value)
+        for n in ast.walk(annotation)
+        if isinstance(n, (ast.Name, ast.Attribute))
+        or (isinstance(n, ast.Constant) and n.value is None)
+    }
+    if any("LiteralString" in name for name in names) or "LiteralString" in ast.dump(annotation):
+        return False
+    return not names or not names <= _NOT_TEXT
 
 
 def _targets(
@@ -288,6 +308,14 @@ def _targets(
     """The sinks and known wrappers ``call`` passes text to."""
     names = _called_names(call, function)
     text = _text_of(call)
+    # `super().convert(...)` calls the base class's method, not a project function that
+    # shares its name (click's Choice.convert in sqlite-utils).
+    on_super = (
+        isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Call)
+        and callee_name(call.func.value.func) == "super"
+        and call.func.attr not in ("__init__", "__new__")
+    )
     for name in names:
         shown = _shown(call) if name == callee_name(call.func) else name
         if name in SINK_NAMES and SINK_NAMES[name][0] in _FAMILIES and name != "extra":
@@ -301,7 +329,7 @@ def _targets(
                     yield _Target(text, None, rule, api, (shown,), None, "shell", False)
                     continue
             yield _Target(text, None, rule, api, (shown,), given, None, False)
-        for wrapper in known.get(name, ()):
+        for wrapper in () if on_super else known.get(name, ()):
             if wrapper.method and not isinstance(call.func, ast.Attribute):
                 continue
             argument: ast.expr | tuple[str, int] | None = None
