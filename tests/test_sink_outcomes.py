@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring.analysis import probes, sink_outcomes, unverified
+from typing_literalstring.analysis import probes, sink_looks, unverified
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
 from typing_literalstring.commands import EXIT_FINDINGS
 from typing_literalstring.commands.cli import main
@@ -216,7 +216,7 @@ def test_the_mypy_probe_function_is_the_plugins() -> None:
 def test_which_calls_are_sink_calls(code: str, counted: bool) -> None:
     tree = ast.parse(code)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    found = sink_outcomes.looks(tree, calls, unverified.prepared(code, tree))
+    found = sink_looks.looks(tree, calls, unverified.prepared(code, tree))
     assert bool(found) is counted
 
 
@@ -238,7 +238,7 @@ def test_which_calls_are_sink_calls(code: str, counted: bool) -> None:
 )
 def test_is_composition(code: str, built: bool) -> None:
     expr = ast.parse(code, mode="eval").body
-    assert sink_outcomes.is_composition(expr) is built
+    assert sink_looks.is_composition(expr) is built
 
 
 # Shapes from the held-out CVEs and real projects (benchmarks/cves, litecli 1.17.1,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, Sequence, Tuple
 
-from typing_literalstring.analysis import callees, sink_outcomes, unverified, wrappers
+from typing_literalstring.analysis import callees, sink_looks, unverified, wrappers
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
@@ -143,7 +143,7 @@ class ProbedCopy:
     commands: Sequence[tuple[ast.Call, ast.expr]] = ()
     # The SQL, shell, template and markup calls whose parts are revealed (sink_outcomes.py),
     # and the file's tagged nodes, which get their types from the run.
-    looks: Sequence[sink_outcomes.Look] = ()
+    looks: Sequence[sink_looks.Look] = ()
     tagged: unverified.Instrumented | None = None
 
     def needs_a_run(self) -> bool:
@@ -174,7 +174,7 @@ def probed_copy(
     shells = [s for s in argv_shell.find(tree, source) if _spans_itself(source, s.script)]
     revealed = [c for c in shell_commands(calls) if _spans_itself(source, c[1])] if commands else []
     tagged = unverified.prepared(source, tree)
-    looks = sink_outcomes.looks(tree, calls, tagged, wrapping)
+    looks = sink_looks.looks(tree, calls, tagged, wrapping)
     if not shells and not unpacked and not revealed and not looks:
         return None
     insertions = one_more_argument(source, unpacked)
@@ -189,7 +189,7 @@ def probed_copy(
     # made the probes cost 3 s on sqlite-utils (77 sink calls).
     data, line_offsets = tagged.encoded
     wrapped = [look for look in looks if unverified.same_expression(data, line_offsets, look.call)]
-    opens, closes = sink_outcomes.probe_insertions(source, wrapped, tagged, function)
+    opens, closes = sink_looks.probe_insertions(source, wrapped, tagged, function)
     imports = [argv_shell.probe_import(source, tree, argv_shell.REVEAL_FUNCTION)[0]]
     copy = insert_at(
         source, [*(imports if function and wrapped else []), *opens, *insertions, *closes]

@@ -5,15 +5,8 @@ sink-looking call whose receiver the checker cannot type (``self.c.execute(...)`
 unknown attribute, a cursor from an unannotated ``cached_property``) or whose callee the project
 typed ``str`` (its own cursor Protocol).  Real vulnerabilities hide exactly there.
 
-So the tightened run itself is asked, in the probed copies (``probes``), what each SQL, shell,
-template and markup call receives: ``cur.execute(q)`` as a statement is followed, on its last
-line, by ``; reveal_type(((part), 1)); reveal_type(((cur.execute), 2))``, and a call used as a
-value ``c(...)`` becomes ``(c(...), reveal_type(((part), 1)), ...)[0]``.  Either keeps the
-call, its type, its scope and its line, and reveals, under a tag, each part its text is
-composed of (``unverified.composition_parts``, through the names assigned in view) and, for a
-method or a name whose sink the checker may not see, the callee.  (With mypy, the plugin's
-``typing_literalstring_reveal(part, 1)``: mypy's own reveal writes LiteralString as str.)
-Then (``outcomes``):
+So the tightened run itself is asked, in the probed copies, what each SQL, shell, template
+and markup call receives and what its callee is (``sink_looks``).  Then (``outcomes``):
 
 - the checker reported the call: a finding (already made from its error);
 - the callee takes a LiteralString and no part is Any: proven literal by the checker;
@@ -22,6 +15,9 @@ Then (``outcomes``):
   without annotation, a project function without a return annotation); otherwise unverified;
 - the receiver is unknown, or the callee takes ``str``: LS904 when the text is built in view
   from a non-literal part (and, for SQL, its literal text reads as SQL); otherwise unverified.
+
+- a call of one of the project's own sink wrappers (``wrappers``): proven when what it passes
+  is literal, a finding of the sink's family with the chain when it is not, as above when Any.
 
 Logging calls are left to the checker's own verdict: a log message of type Any is not an
 injection, and counting every one would drown the calls that are.
@@ -32,29 +28,23 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from typing_literalstring.analysis.findings import Finding, Unverified, source_line
-from typing_literalstring.analysis.statements import all_nodes, all_statements
+from typing_literalstring.analysis.sink_looks import Look, is_composition
+from typing_literalstring.analysis.statements import all_statements
 from typing_literalstring.analysis.unverified import (
     Instrumented,
     binding_of,
     composition_parts,
     is_any,
     members,
-    origin_nodes,
-    same_expression,
 )
-from typing_literalstring.analysis.wrappers import TEXT_KEYWORDS, Wrapper, Wrappers
-from typing_literalstring.core.source_edits import byte_offsets, segment
-from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
+from typing_literalstring.analysis.wrappers import Wrapper
+from typing_literalstring.core.source_edits import segment
 from typing_literalstring.specs.sinks import (
-    MARKUP,
     SHELL,
-    SINK_NAMES,
     SQL,
-    SUBPROCESS_FUNCTIONS,
-    TEMPLATE,
     UNVERIFIED_BUILT,
     UNVERIFIED_SINK,
     UNVERIFIED_UNTYPED,
@@ -62,14 +52,6 @@ from typing_literalstring.specs.sinks import (
     callee_name,
 )
 
-# The standard library's shell functions (every shell sink but paramiko's exec_command, a
-# method of an object the checker may not type): tightened by our stubs whatever the receiver,
-# so their callee needs no reveal (subprocess.run's overloads alone are kilobytes of text).
-_STDLIB_SHELL = frozenset(
-    name for name, (rule, api) in SINK_NAMES.items() if rule is SHELL and "paramiko" not in api
-)
-# Functions given their command with `shell=`: the others take it as their first argument.
-_SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
 # Only these are sink-looking when the callee is typed with plain `str`: a project's own
 # `execute(sql: str)`.  A `Template` or `text` typed `str` is most often something else
 # (string.Template, a project's own `text()` helper).
@@ -86,27 +68,6 @@ _NUMBER = re.compile(r"(?:builtins\.)?(?:int|float|bool)(?: \| None)?$")
 # The receivers named like the instance or the class: their Any is the class's, not untyped
 # input.
 _SELF = frozenset(("self", "cls", "mcs", "metacls"))
-_FAMILIES = (SQL, SHELL, TEMPLATE, MARKUP)
-
-
-@dataclass(frozen=True)
-class Look:
-    """A sink-looking call, the text it passes and what the run is asked about it."""
-
-    call: ast.Call
-    rule: Rule  # the sink family's rule
-    api: str
-    argument: ast.expr  # the text argument
-    parts: tuple[ast.expr, ...]  # what the text is composed of, through names assigned in view
-    built: bool  # composed in view: an f-string, `%`, `format`, `+` or `join`
-    literal_text: str  # the literal pieces of the composition, for the family's own words
-    callee: ast.expr | None  # revealed: a method, or a name whose sink the checker may not see
-    # The expression statement the call is (``cur.execute(q)``, ``await cur.execute(q)``): the
-    # reveals follow it, as statements of their own on its last line, for a call used as a
-    # value makes mypy say a None-returning method "does not return a value".
-    statement: ast.Expr | None = None
-    revealable: bool = True  # not inside an f-string
-    wrapper: Wrapper | None = None  # the project's own function it calls (``wrappers``)
 
 
 @dataclass
@@ -117,235 +78,6 @@ class Outcomes:
     proven: int = 0
     findings: list[Finding] = field(default_factory=lambda: [])
     unverified: list[Unverified] = field(default_factory=lambda: [])
-
-
-def text_argument(call: ast.Call, name: str) -> ast.expr | None:
-    """The argument that carries the SQL, the command, the template or the markup."""
-    if name in _SHELL_KEYWORD_FUNCTIONS:
-        shell = next((k.value for k in call.keywords if k.arg == "shell"), None)
-        if shell is None or (isinstance(shell, ast.Constant) and shell.value is False):
-            return None  # an argument list without a shell: argv_shell's business
-    first = call.args[0] if call.args else None
-    if first is not None:
-        return None if isinstance(first, ast.Starred) else first
-    for keyword in TEXT_KEYWORDS:
-        found = next((k.value for k in call.keywords if k.arg == keyword), None)
-        if found is not None:
-            return found
-    return None
-
-
-def is_composition(expr: ast.expr) -> bool:
-    """Whether ``expr`` builds a string from parts in view."""
-    if isinstance(expr, ast.JoinedStr):
-        return any(isinstance(v, ast.FormattedValue) for v in expr.values)
-    if isinstance(expr, ast.BinOp):
-        return isinstance(expr.op, (ast.Add, ast.Mod))
-    if isinstance(expr, ast.IfExp):  # `cur if cur else None` is no composition
-        return is_composition(expr.body) or is_composition(expr.orelse)
-    return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr in ("format", "join")
-    )
-
-
-def _built(argument: ast.expr, instrumented: Instrumented, depth: int = 0) -> ast.expr | None:
-    """The composition the argument is, or the one last assigned in view to its name."""
-    if is_composition(argument):
-        return argument
-    if isinstance(argument, ast.Name) and depth < 3:
-        binding = binding_of(argument, instrumented.scopes.get(id(argument), []))
-        if binding is not None and binding.kind == "assigned" and binding.value is not None:
-            return _built(binding.value, instrumented, depth + 1)
-    return None
-
-
-def _literal_text(expr: ast.expr | None) -> str:
-    if expr is None:
-        return ""
-    return " ".join(
-        node.value
-        for node in ast.walk(expr)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-    )
-
-
-def looks(
-    tree: ast.Module,
-    calls: Iterable[ast.Call],
-    instrumented: Instrumented,
-    wrappers: Wrappers | None = None,
-) -> list[Look]:
-    """The SQL, shell, template and markup calls among ``calls``, and the calls of the
-    project's own ``wrappers`` of them, with what to reveal."""
-    found: list[Look] = []
-    decorators = {
-        id(d)
-        for node in all_nodes(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-        for d in node.decorator_list
-    }
-    statements = {
-        id(node.value.value if isinstance(node.value, ast.Await) else node.value): node
-        for node in all_nodes(tree)
-        if isinstance(node, ast.Expr)
-    }
-    # Inside an f-string before Python 3.12, a reveal's quotes may end the string.
-    in_fstrings = {
-        id(inner)
-        for node in all_nodes(tree)
-        if isinstance(node, ast.JoinedStr)
-        for inner in ast.walk(node)
-    }
-    for call in calls:
-        if id(call) in decorators:
-            continue  # before Python 3.9 a decorator cannot be wrapped in the probes
-        name = callee_name(call.func)
-        if name not in SINK_NAMES or SINK_NAMES[name][0] not in _FAMILIES:
-            look = _wrapper_look(call, (wrappers or {}).get(name or "", ()), instrumented)
-            if look is not None:
-                found.append(
-                    replace(
-                        look,
-                        statement=statements.get(id(call)),
-                        revealable=id(call) not in in_fstrings,
-                    )
-                )
-            continue
-        if name == "extra":
-            continue  # Django's extra takes its SQL by keyword, in lists
-        rule, api = SINK_NAMES[name]
-        argument = text_argument(call, name)
-        if argument is None:
-            continue  # nothing to judge here
-        if isinstance(argument, ast.Constant):
-            # A literal in view: proven whatever the callee, nothing to reveal.
-            found.append(Look(call, rule, api, argument, (), False, "", None))
-            continue
-        parts = [
-            inner
-            for part in composition_parts(argument)
-            for inner in instrumented.through_names(part)
-        ]
-        built = _built(argument, instrumented)
-        is_stdlib_shell = rule is SHELL and name in _STDLIB_SHELL
-        found.append(
-            Look(
-                call,
-                rule,
-                api,
-                argument,
-                tuple(parts),
-                built is not None,
-                _literal_text(built),
-                None if is_stdlib_shell else call.func,
-                statements.get(id(call)),
-                id(call) not in in_fstrings,
-            )
-        )
-    return found
-
-
-def _wrapper_look(
-    call: ast.Call, wrappers: Sequence[Wrapper], instrumented: Instrumented
-) -> Look | None:
-    """A call of one of the project's own sink wrappers, with the argument it passes to the
-    parameter that reaches the sink; its callee is revealed, to tell the wrapper from another
-    function of its name."""
-    # Through an attribute, a method of that name before a module's function; of one
-    # function's parameters that reach a sink, the first given a value that is no literal.
-    method_call = isinstance(call.func, ast.Attribute)
-    given = [
-        (wrapper, argument)
-        for wrapper in sorted(wrappers, key=lambda w: w.method != method_call)
-        if method_call or not wrapper.method
-        for argument in [wrapper.argument(call)]
-        if argument is not None and wrapper.shell_given(call)
-    ]
-    if not given:
-        return None
-    wrapper, argument = next(
-        ((w, a) for w, a in given if not isinstance(a, ast.Constant)), given[0]
-    )
-    if isinstance(argument, ast.Constant):
-        return Look(
-            call, wrapper.rule, wrapper.sink, argument, (), False, "", None, wrapper=wrapper
-        )
-    parts = [
-        inner for part in composition_parts(argument) for inner in instrumented.through_names(part)
-    ]
-    built = _built(argument, instrumented)
-    return Look(
-        call,
-        wrapper.rule,
-        wrapper.sink,
-        argument,
-        tuple(parts),
-        built is not None,
-        _literal_text(built),
-        call.func,
-        wrapper=wrapper,
-    )
-
-
-def probe_insertions(
-    source: str, found: Sequence[Look], instrumented: Instrumented, function: bool = False
-) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
-    """The insertions that wrap each call in its reveals (see the module's docstring): those
-    that open, outer calls first, and those that close, inner calls first.  ``function``: reveal
-    with the probe module's function (mypy; its import is the caller's business).  A node that
-    spans lines or is misplaced (f-strings before Python 3.12) is not revealed."""
-    data, offsets = source.encode("utf-8"), byte_offsets(source)
-    opens: list[tuple[int, int, bytes]] = []
-    closes: list[tuple[int, int, bytes]] = []
-    for look in found:
-        if not look.revealable:
-            continue
-        nodes = [*look.parts, *(n for p in look.parts for n in origin_nodes(p, instrumented))]
-        if look.callee is not None:
-            nodes.append(look.callee)
-        reveals: list[bytes] = []
-        for node in {id(n): n for n in nodes}.values():
-            text = _one_line(data, offsets, node)
-            if text is not None:
-                tag = instrumented.tag(node)
-                probe = (
-                    f"{REVEAL_FUNCTION}({text}, {tag})"
-                    if function
-                    else f"reveal_type(({text}, {tag}))"
-                )
-                reveals.append(f"{probe}, ".encode())
-        if not reveals:
-            continue
-        call = look.call
-        assert call.end_lineno is not None
-        assert call.end_col_offset is not None
-        start = offsets[call.lineno - 1] + call.col_offset
-        end = offsets[call.end_lineno - 1] + call.end_col_offset
-        # The reveals come after the call: mypy keeps only the first of two equal messages on
-        # a line, and the original's must be the one kept.
-        if look.statement is not None:
-            statement = look.statement
-            assert statement.end_lineno is not None
-            assert statement.end_col_offset is not None
-            at = offsets[statement.end_lineno - 1] + statement.end_col_offset
-            closes.append((at, len(data), b"".join(b"; " + r[:-2] for r in reveals)))
-            continue
-        opens.append((start, start - end, b"("))
-        closes.append((end, end - start, b", " + b"".join(reveals)[:-2] + b")[0]"))
-    return [(o, t) for o, _, t in sorted(opens)], [(o, t) for o, _, t in sorted(closes)]
-
-
-def _one_line(data: bytes, offsets: Sequence[int], node: ast.expr) -> str | None:
-    """The node's text on one line, parenthesized (`yield x` or a generator without its own
-    parentheses stays one item), so that no line moves; None when a reveal cannot copy it."""
-    unparse: Callable[[ast.AST], str] | None = getattr(ast, "unparse", None)
-    if unparse is not None:  # Python 3.9+: the tree's own text, whatever its lines
-        return f"({unparse(node)})"
-    if node.lineno != node.end_lineno or not same_expression(data, offsets, node):
-        return None  # Python 3.8 misplaces the nodes inside an f-string
-    return f"({segment(data, offsets, node)})"
 
 
 def outcomes(
@@ -774,10 +506,8 @@ def untyped_functions(trees: Iterable[ast.Module]) -> frozenset[str]:
 
 
 __all__ = [
-    "Look",
     "Outcomes",
-    "looks",
+    "first_parameter",
     "outcomes",
-    "probe_insertions",
     "untyped_functions",
 ]

@@ -290,14 +290,14 @@ class Instrumented:
 
     def explain(self, parts: Sequence[ast.expr]) -> str:
         """What each part is, and where its Any comes from."""
-        data, offsets = self.source.encode("utf-8"), byte_offsets(self.source)
+        data, offsets = self.encoded
         return "; ".join(
             f"`{_text(data, offsets, p)}` is {self.type_of(p)}: {self.origin(p)}" for p in parts
         )
 
     def origin(self, node: ast.expr, depth: int = 0) -> str:
         """Where the Any of ``node`` comes from, as far as the revealed types tell."""
-        data, offsets = self.source.encode("utf-8"), byte_offsets(self.source)
+        data, offsets = self.encoded
         text = _text(data, offsets, node)
         revealed = self.type_of(node) or "Any"
         if depth > 4:

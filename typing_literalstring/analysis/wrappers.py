@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Sequence
@@ -122,6 +123,7 @@ class _Function:
     path: str
     calls: tuple[ast.Call, ...]
     scopes: Mapping[int, Sequence[Scope]]
+    called: frozenset[str]  # every name its calls may call by (``_called_names``)
 
     @property
     def skipped(self) -> int:
@@ -142,7 +144,18 @@ class _Function:
         return self.cls is not None and self.called_as == self.node.name
 
 
-def _functions(path: str, tree: ast.Module) -> Iterator[_Function]:
+_FUNCTIONS: weakref.WeakKeyDictionary[ast.Module, list[_Function]] = weakref.WeakKeyDictionary()
+
+
+def _functions(path: str, tree: ast.Module) -> list[_Function]:
+    """The module's functions that call anything, found once while the tree lives."""
+    found = _FUNCTIONS.get(tree)
+    if found is None:
+        found = _FUNCTIONS[tree] = list(_find_functions(path, tree))
+    return found
+
+
+def _find_functions(path: str, tree: ast.Module) -> Iterator[_Function]:
     scopes = scopes_at(tree)
     classes = {
         id(item): node
@@ -154,7 +167,8 @@ def _functions(path: str, tree: ast.Module) -> Iterator[_Function]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             calls = tuple(c for c in _own_nodes(node) if isinstance(c, ast.Call))
             if calls:
-                yield _Function(node, classes.get(id(node)), path, calls, scopes)
+                cls = classes.get(id(node))
+                yield _Function(node, cls, path, calls, scopes, _names_called(calls, cls))
 
 
 def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
@@ -170,22 +184,37 @@ def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast
         )
 
 
+def _names_called(calls: Sequence[ast.Call], cls: ast.ClassDef | None) -> frozenset[str]:
+    names = {callee_name(c.func) for c in calls}
+    if cls is not None:  # cls(...) and super().__init__(...)
+        names |= {cls.name, *(callee_name(b) for b in cls.bases)}
+    return frozenset(n for n in names if n is not None)
+
+
+_SINKS = frozenset(n for n, (rule, _) in SINK_NAMES.items() if rule in _FAMILIES)
+
+
 def infer(modules: Mapping[str, ast.Module]) -> dict[str, list[Wrapper]]:
-    """The wrappers the modules define, by the name they are called by."""
+    """The wrappers the modules define, by the name they are called by.  Each round asks
+    only the functions that call a sink (the first) or a wrapper found in the round before."""
     functions = [f for path, tree in sorted(modules.items()) for f in _functions(path, tree)]
     found: dict[str, list[Wrapper]] = {}
     seen: set[tuple[str, str, int]] = set()
+    new_names: frozenset[str] = _SINKS
     for _ in range(_ROUNDS):
-        added = False
+        added: set[str] = set()
         for function in functions:
+            if not function.called & new_names:
+                continue
             for wrapper in _wrappers_of(function, found):
                 key = (wrapper.name, wrapper.parameter, wrapper.line)
                 if key not in seen:
                     seen.add(key)
                     found.setdefault(wrapper.name, []).append(wrapper)
-                    added = True
+                    added.add(wrapper.name)
         if not added:
             break
+        new_names = frozenset(added)
     return found
 
 
