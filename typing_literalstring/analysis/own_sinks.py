@@ -101,7 +101,11 @@ def tightened_parameters() -> tuple[TightenedParameter, ...]:
 def _members(annotation: str) -> frozenset[str]:
     """A union's members, whatever their order (pyrefly writes `LiteralString | Composable |
     bytes` for our `LiteralString | bytes | Composable`)."""
-    return frozenset("".join(part.split()) for part in annotation.split("|"))
+    # Without module qualifiers: mypy writes our `nodes.Template` as `Template`.
+    return frozenset(_QUALIFIER.sub("", "".join(part.split())) for part in annotation.split("|"))
+
+
+_QUALIFIER = re.compile(r"\b(?:\w+\.)+(?=\w)")
 
 
 def literal_string_functions(tree: ast.AST, source: str) -> set[str]:

@@ -49,6 +49,9 @@ _STDLIB_SHELL = frozenset(
 _SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
 
 _FAMILIES = (SQL, SHELL, TEMPLATE, MARKUP)
+# The template sinks called on an environment, which may be one of Jinja2's sandboxes: the
+# standard fix for template injection, which inherits our tightened Environment.from_string.
+COMPILED_ON_AN_ENVIRONMENT = frozenset(("from_string",))
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,8 @@ class Look:
     statement: ast.Expr | None = None
     revealable: bool = True  # not inside an f-string
     wrapper: Wrapper | None = None  # the project's own function it calls (``wrappers``)
+    # Revealed too: the object a template is compiled on, which may be a sandbox.
+    receiver: ast.expr | None = None
 
 
 def text_argument(call: ast.Call, name: str) -> ast.expr | None:
@@ -194,6 +199,11 @@ def looks(
                 None if is_stdlib_shell else call.func,
                 statements.get(id(call)),
                 id(call) not in in_fstrings,
+                receiver=(
+                    call.func.value
+                    if name in COMPILED_ON_AN_ENVIRONMENT and isinstance(call.func, ast.Attribute)
+                    else None
+                ),
             )
         )
     return found
@@ -257,6 +267,8 @@ def probe_insertions(
         nodes = [*look.parts, *(n for p in look.parts for n in origin_nodes(p, instrumented))]
         if look.callee is not None:
             nodes.append(look.callee)
+        if look.receiver is not None:
+            nodes.append(look.receiver)
         reveals: list[bytes] = []
         for node in {id(n): n for n in nodes}.values():
             text = _one_line(data, offsets, node)
@@ -300,4 +312,11 @@ def _one_line(data: bytes, offsets: Sequence[int], node: ast.expr) -> str | None
     return f"({segment(data, offsets, node)})"
 
 
-__all__ = ["Look", "is_composition", "looks", "probe_insertions", "text_argument"]
+__all__ = [
+    "COMPILED_ON_AN_ENVIRONMENT",
+    "Look",
+    "is_composition",
+    "looks",
+    "probe_insertions",
+    "text_argument",
+]

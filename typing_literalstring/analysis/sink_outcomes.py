@@ -43,6 +43,7 @@ from typing_literalstring.analysis.unverified import (
 from typing_literalstring.analysis.wrappers import Wrapper
 from typing_literalstring.core.source_edits import segment
 from typing_literalstring.specs.sinks import (
+    MARKUP,
     SHELL,
     SQL,
     UNVERIFIED_BUILT,
@@ -78,6 +79,12 @@ class Outcomes:
     proven: int = 0
     findings: list[Finding] = field(default_factory=lambda: [])
     unverified: list[Unverified] = field(default_factory=lambda: [])
+    # The checker's findings at calls that are no sink after all, by (line, column) span of
+    # the call: a template compiled in a sandbox, markup built from escaped text.
+    cleared: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=lambda: [])
+
+    def clears(self, finding: Finding) -> bool:
+        return any(a <= (finding.line, finding.column) <= b for a, b in self.cleared)
 
 
 def outcomes(
@@ -95,7 +102,13 @@ def outcomes(
         out.calls += 1
         call = look.call
         end = (call.end_lineno or call.lineno, (call.end_col_offset or 0) + 1)
-        if any((call.lineno, call.col_offset + 1) <= s <= end for s in spans):
+        start = (call.lineno, call.col_offset + 1)
+        safe = _no_sink_after_all(look, instrumented)
+        if safe:
+            out.calls -= 1
+            out.cleared.append((start, end))
+            continue
+        if any(start <= s <= end for s in spans):
             continue  # the checker's own finding
         callee_text = segment(data, offsets, call.func)
         types = [instrumented.type_of(p) for p in look.parts]
@@ -138,6 +151,48 @@ def outcomes(
             detail = f"`{callee_text}` is {callee_type}"
             out.unverified.append(_unverified(path, look, callee_text, reason, detail))
     return out
+
+
+# Jinja2's sandboxes, as each checker writes their type.
+_SANDBOX = re.compile(r"\b(?:Immutable)?SandboxedEnvironment\b")
+# The functions whose result is escaped HTML (Django, MarkupSafe, the standard library).
+_ESCAPES = frozenset(("escape", "conditional_escape", "escape_silent", "format_html"))
+# str methods that keep escaped text escaped: pieces of it, cased or trimmed.
+_KEEPS_ESCAPED = frozenset(
+    ("split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "lower", "upper")
+)
+
+
+def _no_sink_after_all(look: Look, instrumented: Instrumented) -> bool:
+    """Whether the call is none of the sinks its name says: a template compiled on one of
+    Jinja2's sandboxes (the standard fix, haystack's and llama-cpp-python's), or markup built
+    in view from text that was escaped first (djangorestframework's fix of CVE-2024-21520,
+    ``mark_safe("<br> " + ", <br>".join(escape(header).split(",")))``)."""
+    if look.receiver is not None:
+        revealed = instrumented.type_of(look.receiver) or ""
+        if _SANDBOX.search(revealed) and not is_any(revealed):
+            return True
+    if look.rule is MARKUP and look.built:
+        return all(_escaped(p, instrumented) for p in composition_parts(look.argument))
+    return False
+
+
+def _escaped(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> bool:
+    if depth > 4:
+        return False
+    if isinstance(node, ast.Call):
+        func = node.func
+        if callee_name(func) in _ESCAPES:
+            return True
+        if isinstance(func, ast.Attribute) and func.attr in _KEEPS_ESCAPED:
+            return _escaped(func.value, instrumented, depth + 1)
+        return False
+    if isinstance(node, ast.Name):
+        binding = binding_of(node, instrumented.scopes.get(id(node), []))
+        if binding is not None and binding.kind == "assigned" and binding.value is not None:
+            parts = list(composition_parts(binding.value))
+            return bool(parts) and all(_escaped(p, instrumented, depth + 1) for p in parts)
+    return False
 
 
 def _is_the_wrapper(wrapper: Wrapper, callee_type: str) -> bool:

@@ -246,6 +246,8 @@ def _sink_outcomes(
         # nothing: its calls count as unverified, never as proven.
         copied.tagged.types.update(revealed.get(path, {}) if path in here else {})
         out = sink_outcomes.outcomes(path, copied.looks, copied.tagged, result.findings, untyped)
+        # A sandboxed template, markup built from escaped text: no sink, no finding.
+        result.findings = [f for f in result.findings if f.path != path or not out.clears(f)]
         result.sink_calls += out.calls
         result.proven += out.proven
         result.unverified += out.unverified

@@ -1,0 +1,82 @@
+"""False alarms and wrong labels from real code (issue 28), each in the shape it had there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typing_literalstring.checkers import CHECKERS
+from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+
+# haystack-ai 2.3.1 and llama-cpp-python 0.2.72 fixed template injection (CVE-2024-41950,
+# CVE-2024-34359) by compiling on Jinja2's sandboxes, which inherit Environment.from_string;
+# djangorestframework 3.15.2 fixed CVE-2024-21520 by escaping the header before marking it safe.
+PROGRAM = """\
+import jinja2
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
+
+
+class PromptBuilder:
+    def __init__(self, template: str) -> None:
+        self.template = SandboxedEnvironment().from_string(template)
+
+
+class Formatter:
+    def __init__(self, template: str) -> None:
+        self._environment = ImmutableSandboxedEnvironment(
+            trim_blocks=True, lstrip_blocks=True
+        ).from_string(template)
+
+
+def unsandboxed(template: str) -> jinja2.Template:
+    return jinja2.Environment().from_string(template)  # LS401
+
+
+def constructed(template: str) -> jinja2.Template:
+    return jinja2.Template(template)  # LS401
+
+
+def break_long_headers(header: str) -> str:
+    if len(header) > 160 and "," in header:
+        header = mark_safe("<br> " + ", <br>".join(escape(header).split(",")))
+    return header
+
+
+def unescaped_headers(header: str) -> str:
+    return mark_safe("<br> " + ", <br>".join(header.split(",")))  # LS402
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_sandboxes_and_escaped_markup_are_no_sinks_and_templates_are_ls401(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sandboxed compilations and the escaped header have no finding (before the fix,
+    pyright and mypy reported each: the sandboxes inherit our tightened ``from_string``); the
+    unsandboxed template and the raw header keep theirs, under the family's rule (mypy's
+    ``from_string`` and ``Template`` errors were LS001: its message writes our
+    ``nodes.Template`` without the module)."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
+    (tmp_path / "app.py").write_text(PROGRAM, encoding="utf-8")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         str(tmp_path / "app.py")]
+    )  # fmt: skip
+    assert status == EXIT_FINDINGS
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    found = {(f["line"], f["rule"]) for f in document["findings"]}
+    marked = {
+        (n, line.split("  # ", 1)[1])
+        for n, line in enumerate(PROGRAM.splitlines(), 1)
+        if "  # LS" in line
+    }
+    assert found == marked
