@@ -15,7 +15,12 @@ from typing_literalstring.commands.cli import main
 # haystack-ai 2.3.1 and llama-cpp-python 0.2.72 fixed template injection (CVE-2024-41950,
 # CVE-2024-34359) by compiling on Jinja2's sandboxes, which inherit Environment.from_string;
 # djangorestframework 3.15.2 fixed CVE-2024-21520 by escaping the header before marking it safe.
+# An argument list with a `str | None` item, without a shell, is a type error of the base
+# stubs, not shell injection (pyright names our overload's parameter: 3 cases in 16 packages).
 PROGRAM = """\
+import subprocess
+from typing import Optional
+
 import jinja2
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -50,6 +55,12 @@ def break_long_headers(header: str) -> str:
 
 def unescaped_headers(header: str) -> str:
     return mark_safe("<br> " + ", <br>".join(header.split(",")))  # LS402
+
+
+def no_shell(path: Optional[str], command: str) -> None:
+    subprocess.run(["ls", path])
+    subprocess.Popen(["git", "log", path], stdout=subprocess.PIPE)
+    subprocess.run(command, shell=True)  # LS201
 """
 
 

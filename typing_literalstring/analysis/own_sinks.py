@@ -232,6 +232,14 @@ def may_be_ours(diagnostic: Diagnostic, checker: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=None)
+def only_with_a_shell(called_as: str) -> bool:
+    """Whether every parameter of this name that we tighten is tightened only with
+    ``shell=True`` (``@when_shell``: subprocess.run, Popen; not os.system)."""
+    tightened = [t for t in tightened_parameters() if t.called_as == called_as]
+    return bool(tightened) and all(t.condition == SHELL for t in tightened)
+
+
 def judge_call(
     diagnostics: Sequence[Diagnostic],
     called_as: str,

@@ -66,17 +66,29 @@ def judge(
     by asking the checker for the callee's type.  ``commands``: the shell commands' types the
     run revealed (``probes.split``), which settle ty's "no overload" at a shell sink."""
     checker = runs.checker
+    # Errors of the base stubs at a shell sink called without a shell: about a LiteralString
+    # in pyright's words, but no literal would make them pass.
+    base = {
+        error_key(d)
+        for d in tightened
+        if own_sinks.may_be_ours(d, checker.name)
+        and (call := sink_call_of(parsed[d.path], d)) is not None
+        and own_sinks.only_with_a_shell(call.called_as)
+        and _without_a_shell(parsed[d.path], call)
+    }
     from_stubs, at_sinks = judge_sink_errors(tightened, parsed, checker.name, commands or {})
     if at_sinks:
         progress(f"comparing {len(at_sinks)} files with the untightened stubs")
         search = search_paths(root)
         stock = runs.run(at_sinks, "untightened", search, untightened(), stock=True)
-        from_stubs |= stub_errors(tightened, stock, at_sinks)
-    about = about_literal_strings(run, tightened, from_stubs, checker.name)
+        # The stock stubs word a base error otherwise (`_CMD`, not our LiteralString).
+        from_stubs |= stub_errors(tightened, stock, at_sinks) - base
+    about = about_literal_strings(run, tightened, from_stubs, checker.name) - base
     unsure = [
         d
         for d in tightened
         if is_no_matching_overload(d)
+        and error_key(d) not in base
         and error_key(d) not in about
         and error_key(d) not in from_stubs
         and not names_a_str_method(d)
@@ -278,6 +290,13 @@ def judge_sink_errors(
     unsure: set[str] = set()
     for call, diagnostics in at_call.values():
         called_as = call.called_as
+        if own_sinks.only_with_a_shell(called_as) and _without_a_shell(
+            parsed[diagnostics[0].path], call
+        ):
+            # Our overloads keep the base types unless shell= is given: an error here is the
+            # base's (pyright then names our `shell: bool` overload's LiteralString parameter
+            # anyway, for `run(["ls", path])` with `path: str | None`).
+            continue
         verdicts = own_sinks.judge_call(diagnostics, called_as, checker, ambiguous)
         command = commands.get((diagnostics[0].path, call.line, call.column))
         for diagnostic, verdict in zip(diagnostics, verdicts):
@@ -292,6 +311,18 @@ def judge_sink_errors(
             elif verdict is own_sinks.Verdict.UNSURE:
                 unsure.add(diagnostic.path)
     return ours, unsure
+
+
+def _without_a_shell(entry: Parsed, call: SinkCall) -> bool:
+    """Whether the call gives ``shell=`` nothing, or a literal False (and no ``**options``
+    that might hold it)."""
+    site = entry.sites.at(call.line, call.column).call
+    if site is None:
+        return False
+    if any(k.arg is None for k in site.keywords):
+        return False
+    shell = next((k.value for k in site.keywords if k.arg == "shell"), None)
+    return shell is None or (isinstance(shell, ast.Constant) and shell.value is False)
 
 
 def _imported_from_ours(
