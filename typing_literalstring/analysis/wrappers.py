@@ -347,7 +347,12 @@ def _targets(
     )
     for name in names:
         shown = _shown(call) if name == callee_name(call.func) else name
-        if name in SINK_NAMES and SINK_NAMES[name][0] in _FAMILIES and name != "extra":
+        if (
+            name in SINK_NAMES
+            and SINK_NAMES[name][0] in _FAMILIES
+            and name != "extra"
+            and not _on_a_sandbox(call, function)
+        ):
             rule, api = SINK_NAMES[name]
             given: ast.expr | None = None
             if name in _SHELL_KEYWORD_FUNCTIONS:
@@ -390,6 +395,24 @@ def _targets(
                 shell_name,
                 False,
             )
+
+
+_SANDBOX = re.compile(r"(?:Immutable)?SandboxedEnvironment$")
+
+
+def _on_a_sandbox(call: ast.Call, function: _Function) -> bool:
+    """Whether a template is compiled on one of Jinja2's sandboxes made in view
+    (``SandboxedEnvironment().from_string(t)``, ``env = SandboxedEnvironment()`` first): no
+    sink, as ``sink_outcomes`` finds in the run for the call itself (haystack-ai 2.3.1)."""
+    if not isinstance(call.func, ast.Attribute):
+        return False
+    receiver = call.func.value
+    if isinstance(receiver, ast.Name):
+        binding = binding_of(receiver, function.scopes.get(id(receiver), []))
+        if binding is None or binding.kind != "assigned" or binding.value is None:
+            return False
+        receiver = binding.value
+    return isinstance(receiver, ast.Call) and bool(_SANDBOX.match(callee_name(receiver.func) or ""))
 
 
 def _text_of(call: ast.Call) -> ast.expr | tuple[str, int] | None:
