@@ -172,3 +172,63 @@ def test_the_shipped_specifications_parse() -> None:
     assert conditions["Popen.__init__"] == SHELL
     assert conditions["Logger.info"] == ARGS
     assert conditions["getoutput"] == ALWAYS
+
+
+# Markup.__new__ as MarkupSafe 2.1.5 and 3.0.4 declare it (their signatures, in our words): the
+# first parameter is `base` in one and `object` in the other, and so is the protocol's name.
+MARKUPSAFE_2 = textwrap.dedent(
+    """\
+    import typing as t
+    import typing_extensions as te
+
+    class Markup(str):
+        def __new__(
+            cls, base: t.Any = "", encoding: t.Optional[str] = None, errors: str = "strict"
+        ) -> "te.Self": ...
+    """
+)
+MARKUPSAFE_3 = textwrap.dedent(
+    """\
+    import typing as t
+    import typing_extensions as te
+
+    class _HasHTML(t.Protocol):
+        def __html__(self, /) -> str: ...
+
+    class Markup(str):
+        def __new__(
+            cls, object: t.Any = "", encoding: str | None = None, errors: str = "strict"
+        ) -> te.Self: ...
+    """
+)
+
+
+@pytest.mark.parametrize("base", [MARKUPSAFE_2, MARKUPSAFE_3], ids=["2.1.5", "3.0.4"])
+def test_a_positional_only_parameter_applies_to_every_release(base: str) -> None:
+    """The shipped MarkupSafe specification tightens Markup's first parameter whatever a
+    release names it, with a protocol of its own: before, 2.1.5 was "no longer applies"."""
+    spec = next(
+        s for s in load_specs(Path(__file__).parents[1] / "stubs" / "MarkupSafe")
+        if s.target == "markupsafe/__init__.pyi"
+    )  # fmt: skip
+    tightened = tighten_module(base, spec, "default")
+    first = "base" if base is MARKUPSAFE_2 else "object"
+    assert f'cls, {first}: LiteralString | _TypingLiteralStringHasHTML = ""' in tightened
+    assert "class _TypingLiteralStringHasHTML(Protocol):" in tightened
+    assert "from typing import Protocol" in tightened
+    compile(tightened, "markupsafe/__init__.pyi", "exec")
+
+
+def test_an_added_class_may_not_shadow_the_base(tmp_path: Path) -> None:
+    spec = _spec(
+        tmp_path,
+        """\
+        from typing import Protocol
+        @added
+        class Conn(Protocol): ...
+        class Conn:
+            def other(self, sql: str): ...
+        """,
+    )
+    with pytest.raises(SpecError, match="already defines 'Conn'"):
+        tighten_module(BASE, spec, "default")

@@ -48,6 +48,8 @@ class TightenedParameter:
     annotation: str  # as the specification writes it: "LiteralString | Sequence[LiteralString]"
     condition: str  # stubspec.ALWAYS, SHELL (only with shell=True) or ARGS
     distribution: str = ""  # a third-party one's specification folder; "" for the stdlib
+    # Found by position in the base (the parameter is named otherwise in some releases).
+    by_position: bool = False
 
     @property
     def api(self) -> str:
@@ -91,6 +93,7 @@ def tightened_parameters() -> tuple[TightenedParameter, ...]:
             r.annotation,
             function.condition,
             distribution,
+            r.position is not None,
         )
         for distribution, spec in specs
         for function in spec.functions
@@ -213,7 +216,7 @@ def matching(diagnostic: Diagnostic, called_as: str) -> list[TightenedParameter]
         if t.called_as == called_as
         and _names(callee, t)
         and _members(expected) == _members(t.annotation)
-        and parameter in ("", t.parameter)
+        and (parameter in ("", t.parameter) or t.by_position)
     ]
 
 

@@ -19,6 +19,9 @@ Two decorators make the new types conditional:
     overload without ``*args`` keeps the base types, one with at least one argument takes the
     new types.  The ``strict`` profile ignores the condition and always applies the new types.
 
+``@added`` (on a class)
+    The class is added to the tightened module as written, after its imports: a protocol
+    that the annotations name, which the base defines under another name in each release.
 ``@where_base(name="annotation")``
     Only the overloads whose base annotates parameter ``name`` exactly so (django-stubs'
     ``mark_safe`` has a ``str`` overload to tighten beside ``SafeData`` and callable ones).
@@ -36,10 +39,20 @@ from typing import Callable, TypeVar
 from typing_literalstring.core.errors import SpecError
 
 _F = TypeVar("_F", bound=Callable[..., object])
+_C = TypeVar("_C", bound=type)
 
 ALWAYS = "always"
 SHELL = "shell"
 ARGS = "args"
+
+
+def added(cls: _C) -> _C:
+    """Marks a class of a specification that is added to the tightened module as written."""
+    return cls
+
+
+def _decorated_added(node: ast.ClassDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == added.__name__ for d in node.decorator_list)
 
 
 def when_shell(func: _F) -> _F:
@@ -68,10 +81,14 @@ _CONDITIONS = {when_shell.__name__: SHELL, when_args.__name__: ARGS}
 
 @dataclass(frozen=True)
 class Retype:
-    """Give parameter ``name`` the annotation ``annotation`` (source text)."""
+    """Give parameter ``name`` the annotation ``annotation`` (source text).  A parameter the
+    specification makes positional-only (before ``/``) is found by ``position`` among the
+    base's positional parameters, whatever the base calls it: MarkupSafe 2.x names
+    ``Markup.__new__``'s first parameter ``base``, 3.x ``object``."""
 
     name: str
     annotation: str
+    position: int | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +118,9 @@ class ModuleSpec:
     source: Path  # the specification file
     imports: tuple[Import, ...]
     functions: tuple[FunctionSpec, ...]
+    # Classes the specification adds to the tightened module as written (``@added``): a
+    # protocol its annotations need that the base defines under another name in each release.
+    added: tuple[str, ...] = ()
 
     @property
     def package(self) -> str:
@@ -145,12 +165,18 @@ def parse_spec(path: Path, target: str) -> ModuleSpec:
         raise SpecError(f"{path}:{error.lineno}: the specification is not valid Python") from error
     imports: list[Import] = []
     functions: list[FunctionSpec] = []
+    added: list[str] = []
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module.split(".")[0] != "typing_literalstring":
                 imports.extend(Import(node.module, alias.name) for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append(_function_spec(path, source, node, owner=None))
+        elif isinstance(node, ast.ClassDef) and _decorated_added(node):
+            segment = ast.get_source_segment(source, node)
+            if segment is None:  # pragma: no cover - ast always has positions for parsed source
+                raise SpecError(f"{path}:{node.lineno}: cannot read the class")
+            added.append(segment)
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -164,7 +190,7 @@ def parse_spec(path: Path, target: str) -> ModuleSpec:
             )
     if not functions:
         raise SpecError(f"{path}: the specification tightens nothing")
-    return ModuleSpec(target, path, tuple(imports), tuple(functions))
+    return ModuleSpec(target, path, tuple(imports), tuple(functions), tuple(added))
 
 
 def all_parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
@@ -212,13 +238,15 @@ def _function_spec(
             )
         condition = _CONDITIONS[name]
     retypes: list[Retype] = []
+    positional_only = [a.arg for a in node.args.posonlyargs]
     for argument in all_parameters(node):
         if argument.annotation is None:
             continue
         text = ast.get_source_segment(source, argument.annotation)
         if text is None:  # pragma: no cover - ast always has positions for parsed source
             raise SpecError(f"{path}:{argument.lineno}: cannot read the annotation")
-        retypes.append(Retype(argument.arg, text))
+        position = positional_only.index(argument.arg) if argument.arg in positional_only else None
+        retypes.append(Retype(argument.arg, text, position))
     if not retypes:
         raise SpecError(f"{path}:{node.lineno}: {node.name} annotates no parameter")
     return FunctionSpec(owner, node.name, tuple(retypes), condition, node.lineno, tuple(where))

@@ -156,9 +156,13 @@ def _parameters(node: _Function) -> dict[str, ast.arg]:
 
 def _retype(text: _Source, node: _Function, spec: FunctionSpec, where: str) -> list[_Edit]:
     parameters = _parameters(node)
+    positional = [*node.args.posonlyargs, *node.args.args]
     edits: list[_Edit] = []
     for retype in spec.retypes:
-        parameter = parameters.get(retype.name)
+        if retype.position is not None:
+            parameter = positional[retype.position] if retype.position < len(positional) else None
+        else:
+            parameter = parameters.get(retype.name)
         if parameter is None:
             raise SpecError(
                 f"{where}: the base has no parameter {retype.name!r} "
@@ -300,6 +304,11 @@ def _add_imports(tree: ast.Module, text: _Source, needed: list[Import], spec: Mo
         if wanted not in missing:
             missing.append(wanted)
     lines = sorted(f"from {i.module} import {i.name}\n" for i in missing)
+    for added in spec.added:
+        name = added.split("class ", 1)[1].split("(")[0].split(":")[0].strip()
+        if name in anywhere:
+            raise SpecError(f"{spec.source}: the base {spec.target} already defines {name!r}")
+        lines.append(f"\n{added}\n\n")
     # After the leading block of imports (a stub's first lines), before everything else.
     position = 0
     for node in tree.body:
