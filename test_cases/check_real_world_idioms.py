@@ -11,7 +11,7 @@ every checker to that reference, and the records say where one falls short and w
 import logging
 import subprocess
 import sys
-from typing import Final, Iterable, List, Optional, Sequence, Union, cast, overload
+from typing import Dict, Final, Iterable, List, Optional, Sequence, Union, cast, overload
 
 from typing_extensions import LiteralString, assert_type
 
@@ -200,3 +200,49 @@ def list_variants(user: str, parts: List[LiteralString]) -> None:
     more.append(user)  # E
     sink(", ".join(more))
     sink(", ".join(parts + ["id"]))
+
+
+
+# A list started empty and filled by appends: pyright types `parts = []` as list[Unknown], so its
+# join passes a LiteralString parameter; a list declared or started with items is list[str].
+def empty_list_then_appends(user: str, optional: bool) -> None:
+    parts = []
+    parts.append("name = ?")
+    if optional:
+        parts.append("age > ?")
+    assert_type(" AND ".join(parts), LiteralString)
+    sink(" AND ".join(parts))
+    more = []
+    more.append("id = ?")
+    more.extend(["x = ?", "y = ?"])
+    more.insert(0, "z = ?")
+    for clause in more:
+        sink(clause)
+    mixed = []
+    mixed.append("name = ?")
+    mixed.append(user)
+    sink(" AND ".join(mixed))  # E?: pyright joins list[Unknown] to LiteralString whatever was appended; the mypy plugin judges each appended item
+    declared: List[str] = []
+    declared.append("name = ?")
+    sink(" AND ".join(declared))  # E
+    filled = ["name = ?"]
+    filled.append("age > ?")
+    sink(" AND ".join(filled))  # E
+
+
+# A dict of literal strings, looked up by a str key: its values are str (pyright infers
+# dict[str, str] for the display too); declare it Dict[str, LiteralString] to pass.
+COLUMN_NAMES: Dict[str, str] = {"name": "user_name", "age": "user_age"}
+COLUMN_LABELS = {"name": "user_name", "age": "user_age"}
+LITERAL_COLUMNS: Dict[str, LiteralString] = {"name": "user_name", "age": "user_age"}
+
+
+def dict_of_literals_by_key(key: str) -> None:
+    assert_type(COLUMN_NAMES[key], str)
+    sink(COLUMN_NAMES[key])  # E
+    sink(COLUMN_LABELS[key])  # E
+    sink(COLUMN_NAMES["name"])  # E
+    sink(f"SELECT {COLUMN_NAMES[key]} FROM t")  # E
+    local = {"name": "user_name", "age": "user_age"}
+    sink(local[key])  # E
+    sink(LITERAL_COLUMNS[key])

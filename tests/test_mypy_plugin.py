@@ -888,6 +888,62 @@ def test_a_join_of_a_list_sum_judges_each_operand(tmp_path: Path) -> None:
     _assert_errors_on_marked_lines(tmp_path, source)
 
 
+def test_a_list_started_empty_is_judged_by_what_is_put_in(tmp_path: Path) -> None:
+    """pyright 1.1.414 types `parts = []` as list[Unknown], so its join passes LiteralString;
+    mypy's list[str] (from the first append) made the join a false error (issue 28).  A
+    non-literal item put in before the use (or by a closure) makes it an error here, not there."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(user: str, flag: bool) -> None:\n"
+        "    parts = []\n"
+        '    parts.append("name = ?")\n'
+        "    if flag:\n"
+        '        parts.insert(0, "age > ?")\n'
+        '    sink(" AND ".join(parts))\n'
+        "    for clause in parts:\n"
+        "        sink(clause)\n"
+        "    bad = []\n"
+        '    bad.append("a")\n'
+        "    bad.append(user)\n"
+        '    sink(" AND ".join(bad))  # E\n'
+        "    more = []\n"
+        '    more.extend(["a", user])\n'
+        '    sink(" AND ".join(more))  # E\n'
+        "    late = []\n"
+        '    late.append("a")\n'
+        "    def add() -> None:\n"
+        "        late.append(user)\n"
+        '    sink(" AND ".join(late))  # E\n'
+        "    declared: list[str] = []\n"
+        '    declared.append("a")\n'
+        '    sink(" AND ".join(declared))  # E\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_a_dict_of_literals_indexed_by_a_str_key_is_str(tmp_path: Path) -> None:
+    """Its values are str, as pyright 1.1.414 says (issue 28): annotated or not, module or
+    local, through a name or an f-string."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from typing_extensions import LiteralString\n"
+        "from lib import sink\n"
+        'COLS: dict[str, str] = {"a": "x", "b": "y"}\n'
+        'LABELS = {"a": "x", "b": "y"}\n'
+        'OK: dict[str, LiteralString] = {"a": "x"}\n'
+        "def f(key: str) -> None:\n"
+        "    sink(COLS[key])  # E\n"
+        "    sink(LABELS[key])  # E\n"
+        '    sink(f"SELECT {COLS[key]} FROM t")  # E\n'
+        '    local = {"a": "x"}\n'
+        "    col = local[key]\n"
+        "    sink(col)  # E\n"
+        "    sink(OK[key])\n"
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
 def test_loop_targets_and_repeated_or_copied_sequences_of_literals(tmp_path: Path) -> None:
     """False errors seen on our own typing_literalstring.sql: a `for` target over literals,
     `(marker,) * n` and `tuple(lits)` (mypy solves their items to str); pyright 1.1.414 agrees

@@ -62,7 +62,13 @@ from typing_literalstring.mypy.marker import (
     unify,
 )
 from typing_literalstring.mypy.narrowing import Region, is_narrowed, loops, regions
-from typing_literalstring.mypy.walk import Binding, scope_assignments, variable_of
+from typing_literalstring.mypy.walk import (
+    Binding,
+    Fill,
+    list_fills,
+    scope_assignments,
+    variable_of,
+)
 
 # PEP 675 Appendix C (as typeshed fixed it): the str methods whose result is LiteralString when
 # the receiver is.  Value: the parameters that must be literal too ("*": every argument);
@@ -152,6 +158,7 @@ class _Scope:
         self.assignments = scope_assignments(node)
         self._regions: list[Region] | None = None
         self._loops: list[tuple[int, int]] | None = None
+        self._fills: dict[Var, list[Fill]] | None = None
 
     @property
     def regions(self) -> list[Region]:
@@ -164,6 +171,15 @@ class _Scope:
         if self._loops is None:
             self._loops = loops(self.node)
         return self._loops
+
+    @property
+    def fills(self) -> dict[Var, list[Fill]]:
+        if self._fills is None:
+            self._fills = list_fills(self.node)
+        return self._fills
+
+    def in_loop(self, line: int) -> bool:
+        return any(first <= line <= last for first, last in self.loops)
 
 
 class Literalness:
@@ -260,7 +276,7 @@ class Literalness:
             return []
         facts = self._scope(scope)
         bindings = facts.assignments.get(var, [])
-        if not any(first <= expr.line <= last for first, last in facts.loops):
+        if not facts.in_loop(expr.line):
             # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
             # further down cannot reach it, and `y = user; y = "a"; sink(y)`: one that has
             # surely run hides the earlier ones (pyright's flow analysis agrees).
@@ -383,15 +399,40 @@ class Literalness:
             if assigned and all(b.value is not None for b in assigned):
                 # `cols = lits + [user]`: judge what was assigned, not the inferred type (a
                 # loop target's items are not in the tree: its type decides).
-                return self._all_assigned(assigned, lambda v: self._held_items(v, scope), scope)
+                return self._all_assigned(
+                    assigned, lambda v: self._held_items(v, expr, scope), scope
+                )
         return iterable_of_literals(self.lookup(expr)) or iterable_of_literals(constant_type(expr))
 
-    def _held_items(self, value: Expression, scope: Node) -> bool:
-        """Are the items of ``value``, once assigned to a name, literal strings?  pyright widens
-        a list or set display to `list[str]` there (`cols = ["a"]`), but keeps a tuple's."""
+    def _held_items(self, value: Expression, name: NameExpr, scope: Node) -> bool:
+        """Are the items of ``value``, once assigned to ``name``, literal strings?  pyright
+        widens a list or set display to `list[str]` there (`cols = ["a"]`), but keeps a
+        tuple's."""
+        if isinstance(value, ListExpr) and not value.items and isinstance(name.node, Var):
+            # `parts = []`: pyright types it `list[Unknown]`, so `" AND ".join(parts)` passes a
+            # LiteralString parameter; mypy takes `list[str]` from the first append.  Judge
+            # what is put into the list instead (pyright passes a non-literal item too).
+            return self._filled_literally(name, name.node, scope)
         if isinstance(value, (ListExpr, SetExpr, ListComprehension, SetComprehension)):
             return False
         return self.literal_items(value, scope)
+
+    def _filled_literally(self, name: NameExpr, var: Var, scope: Node) -> bool:
+        """Is every item put into ``var``'s list (append, insert, extend, item and slice
+        assignment) a literal string?  Outside a loop, only what comes before ``name``."""
+        facts = self._scope(scope)
+        fills = facts.fills.get(var, [])
+        if not facts.in_loop(name.line):
+            fills = [f for f in fills if f.line <= name.line]
+        return all(
+            fill.value is not None
+            and (
+                self.literal_items(fill.value, fill.scope)
+                if fill.iterable
+                else self.is_literal(fill.value, fill.scope)
+            )
+            for fill in fills
+        )
 
     def call_return_type(self, expr: CallExpr, scope: Node) -> Type | None:
         """The callee's return type as declared (mypy stores call results alias-expanded)."""

@@ -9,14 +9,17 @@ from __future__ import annotations
 from typing import Callable, Dict, Iterator, List, NamedTuple, Sequence, cast
 
 from mypy.nodes import (
+    ARG_POS,
     AssignmentExpr,
     AssignmentStmt,
     Block,
+    CallExpr,
     ClassDef,
     Decorator,
     Expression,
     ForStmt,
     FuncItem,
+    IndexExpr,
     LambdaExpr,
     ListExpr,
     MemberExpr,
@@ -27,6 +30,7 @@ from mypy.nodes import (
     OpExpr,
     OverloadedFuncDef,
     RefExpr,
+    SliceExpr,
     TupleExpr,
     TypeInfo,
     Var,
@@ -147,6 +151,53 @@ def scope_assignments(owner: Node) -> Assignments:
         if isinstance(node, Block):
             block_end = node.end_line or block_end
         stack.extend((child, block_end) for child in children(node))
+    return out
+
+
+class Fill(NamedTuple):
+    """Something put into the list a name holds: ``name.append(value)``, ``name[i] = value``
+    (``iterable`` False), ``name.extend(value)``, ``name[a:b] = value`` (True)."""
+
+    line: int
+    value: Expression | None  # None: a form not judged (`name.append(*items)`, `name[i] += x`)
+    iterable: bool
+    scope: Node  # the function (or module) the statement is in, to judge ``value`` there
+
+
+# list methods that put items in: method -> (arguments it takes, the one put in, iterable?)
+_FILLING_METHODS = {"append": (1, 0, False), "insert": (2, 1, False), "extend": (1, 0, True)}
+
+
+def _list_name(expr: Expression) -> Var | None:
+    return expr.node if isinstance(expr, NameExpr) and isinstance(expr.node, Var) else None
+
+
+def list_fills(owner: Node) -> dict[Var, list[Fill]]:
+    """What is put into lists held by names, in ``owner`` and the functions nested in it (a
+    closure can fill its enclosing function's list)."""
+    out: dict[Var, list[Fill]] = {}
+    stack: list[tuple[Node, Node]] = [(child, owner) for child in children(owner)]
+    while stack:
+        node, scope = stack.pop()
+        if isinstance(node, FuncItem):
+            scope = node
+        if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr):
+            var = _list_name(node.callee.expr)
+            form = _FILLING_METHODS.get(node.callee.name)
+            if var is not None and form is not None:
+                count, index, iterable = form
+                plain = len(node.args) == count and all(k == ARG_POS for k in node.arg_kinds)
+                value = node.args[index] if plain else None
+                out.setdefault(var, []).append(Fill(node.line, value, iterable, scope))
+        elif isinstance(node, (AssignmentStmt, OperatorAssignmentStmt)):
+            lvalues = node.lvalues if isinstance(node, AssignmentStmt) else [node.lvalue]
+            for target in [t for t in lvalues if isinstance(t, IndexExpr)]:
+                var = _list_name(target.base)
+                if var is not None:
+                    value = node.rvalue if isinstance(node, AssignmentStmt) else None
+                    sliced = isinstance(target.index, SliceExpr)
+                    out.setdefault(var, []).append(Fill(node.line, value, sliced, scope))
+        stack.extend((child, scope) for child in children(node))
     return out
 
 
