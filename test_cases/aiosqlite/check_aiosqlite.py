@@ -1,8 +1,10 @@
-"""aiosqlite: the SQL text of Cursor.execute, executemany and executescript must be literal, as
-for sqlite3; values go in `parameters` (`?` or `:name` placeholders).
+"""aiosqlite: the SQL text of Cursor.execute, executemany and executescript, and of
+Connection's execute helpers, must be literal, as for sqlite3; values go in `parameters`
+(`?` or `:name` placeholders).
 """
 
-from typing import List
+import sqlite3
+from typing import Iterable, List
 
 import aiosqlite
 from aiosqlite import Connection, Cursor
@@ -30,11 +32,23 @@ async def accepted(
         await rows.fetchall()
 
 
-async def untightened(db: Connection, user_sql: str) -> None:
-    # Not tightened: aiosqlite's own @contextmanager types Connection.execute (and its
-    # siblings) `Callable[..., Result[T]]`, which erases their parameters, so no checker sees a
-    # `sql` parameter to hold to LiteralString there.
-    await db.execute(user_sql)
+async def connection_helpers(db: Connection, user: str, user_sql: str) -> None:
+    # aiosqlite's own @contextmanager types Connection.execute and its siblings
+    # `Callable[..., Result[T]]`, which erases their parameters: the specification replaces
+    # each definition whole (@replaced), keeping the result both awaitable and a context.
+    await db.execute("SELECT * FROM users WHERE name = ?", (user,))
+    assert_type(await db.execute_fetchall("SELECT * FROM users"), Iterable[sqlite3.Row])
+    await db.execute_insert("INSERT INTO users (name) VALUES (?)", (user,))
+    await db.executemany("INSERT INTO users (name) VALUES (?)", [(user,)])
+    await db.executescript("CREATE TABLE c (z);")
+    await db.execute(user_sql)  # E
+    await db.execute(f"SELECT * FROM users WHERE name = '{user}'")  # E
+    await db.execute_fetchall("SELECT * FROM users WHERE name = '" + user + "'")  # E
+    await db.execute_insert(user_sql)  # E
+    await db.executemany(user_sql, [(user,)])  # E
+    await db.executescript(user_sql)  # E
+    async with db.execute(user_sql) as rows:  # E
+        await rows.fetchall()
 
 
 async def rejected(db: Connection, cur: Cursor, user: str, user_sql: str) -> None:

@@ -160,6 +160,7 @@ SINK_NAMES: dict[str, tuple[Rule, str]] = {
     # Third-party sinks (stubs/<distribution>/): named by their specification where the
     # checker's message tells which one it is.
     **{m: (SQL, f"a driver's cursor.{m}") for m in ("mogrify", "copy_expert")},
+    **{m: (SQL, f"aiosqlite Connection.{m}") for m in ("execute_fetchall", "execute_insert")},
     "SQL": (SQL, "psycopg2.sql.SQL"),
     "text": (SQL, "sqlalchemy.text"),
     "TextClause": (SQL, "sqlalchemy.sql.elements.TextClause"),

@@ -19,6 +19,10 @@ Two decorators make the new types conditional:
     overload without ``*args`` keeps the base types, one with at least one argument takes the
     new types.  The ``strict`` profile ignores the condition and always applies the new types.
 
+``@replaced``
+    The specification's whole definition replaces the base's, its decorators included: for
+    a method whose decorator is typed ``Callable[..., T]``, which erases every parameter
+    (aiosqlite's ``Connection.execute``).  It names the base module's own types.
 ``@added`` (on a class)
     The class is added to the tightened module as written, after its imports: a protocol
     that the annotations name, which the base defines under another name in each release.
@@ -32,6 +36,7 @@ The file's own imports (other than from this package) are added to the tightened
 from __future__ import annotations
 
 import ast
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -44,6 +49,7 @@ _C = TypeVar("_C", bound=type)
 ALWAYS = "always"
 SHELL = "shell"
 ARGS = "args"
+REPLACE = "replace"
 
 
 def added(cls: _C) -> _C:
@@ -53,6 +59,12 @@ def added(cls: _C) -> _C:
 
 def _decorated_added(node: ast.ClassDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == added.__name__ for d in node.decorator_list)
+
+
+def replaced(func: _F) -> _F:
+    """Marks a specification function whose whole definition replaces the base's, decorators
+    and all: for a method a decorator's ``Callable[..., T]`` erases (aiosqlite's)."""
+    return func
 
 
 def when_shell(func: _F) -> _F:
@@ -76,7 +88,7 @@ def where_base(**annotations: str) -> Callable[[_F], _F]:
     return mark
 
 
-_CONDITIONS = {when_shell.__name__: SHELL, when_args.__name__: ARGS}
+_CONDITIONS = {when_shell.__name__: SHELL, when_args.__name__: ARGS, replaced.__name__: REPLACE}
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,8 @@ class FunctionSpec:
     line: int  # where the specification says it, for error messages
     # @where_base: (parameter, base annotation) pairs an overload must have to be tightened.
     where_base: tuple[tuple[str, str], ...] = ()
+    # @replaced: the definition, as the specification writes it, without that decorator.
+    replacement: str = ""
 
     @property
     def qualname(self) -> str:
@@ -246,7 +260,15 @@ def _function_spec(
         if text is None:  # pragma: no cover - ast always has positions for parsed source
             raise SpecError(f"{path}:{argument.lineno}: cannot read the annotation")
         position = positional_only.index(argument.arg) if argument.arg in positional_only else None
+        if condition == REPLACE and "LiteralString" not in text:
+            continue  # the replacement writes every type; only these are tightened
         retypes.append(Retype(argument.arg, text, position))
     if not retypes:
         raise SpecError(f"{path}:{node.lineno}: {node.name} annotates no parameter")
-    return FunctionSpec(owner, node.name, tuple(retypes), condition, node.lineno, tuple(where))
+    replacement = ""
+    if condition == REPLACE:
+        lines = source.splitlines()[node.lineno - 1 : node.end_lineno]
+        replacement = "\n".join(textwrap.dedent("\n".join(lines)).splitlines())
+    return FunctionSpec(
+        owner, node.name, tuple(retypes), condition, node.lineno, tuple(where), replacement
+    )

@@ -15,6 +15,7 @@ from typing_literalstring.core.errors import SpecError
 from typing_literalstring.specs.stubspec import (
     ALWAYS,
     ARGS,
+    REPLACE,
     SHELL,
     FunctionSpec,
     Import,
@@ -104,6 +105,9 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
             if condition == ALWAYS:
                 edits.extend(_retype(text, node, function_spec, where))
                 continue
+            if condition == REPLACE:
+                edits.append(_replace(text, node, function_spec))
+                continue
             edits.append(_split(text, node, function_spec, condition, where))
             needed.append(_OVERLOAD)
             if condition == SHELL:
@@ -182,6 +186,16 @@ def _retype(text: _Source, node: _Function, spec: FunctionSpec, where: str) -> l
             )
         )
     return edits
+
+
+def _replace(text: _Source, node: _Function, spec: FunctionSpec) -> _Edit:
+    """The definition, decorators included, replaced by the specification's own."""
+    first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    assert node.end_lineno is not None
+    start, end = text.line_start(first_line), text.line_start(node.end_lineno + 1)
+    indent = text.indent_of_line(node.lineno).decode("utf-8")
+    lines = [indent + line if line else line for line in spec.replacement.splitlines()]
+    return _Edit(start, end, ("\n".join(lines) + "\n").encode("utf-8"))
 
 
 def _split(text: _Source, node: _Function, spec: FunctionSpec, condition: str, where: str) -> _Edit:

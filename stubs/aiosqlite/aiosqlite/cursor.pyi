@@ -1,7 +1,5 @@
 # aiosqlite (base: its inline types): the cursor's execute methods, as for sqlite3; values go in
-# `parameters`.  Connection.execute and its siblings are not tightened: aiosqlite's own
-# `@contextmanager` types them `Callable[..., Result[T]]`, which erases their parameters, so no
-# checker sees a `sql` parameter there (docs/third-party-overrides.md).
+# `parameters`.  Connection's helpers are in core.pyi.
 from typing_extensions import LiteralString
 
 class Cursor:
