@@ -1,6 +1,7 @@
 """Django: raw SQL (connection.cursor(), raw(), RawSQL, extra()) and declared-safe HTML
-(mark_safe, format_html's format string, Template source) must be literal; values go in `params`,
-in format_html's arguments (which it escapes) or in the template Context.
+(mark_safe, format_html's format string, a Template's or an engine's from_string source) must be
+literal; values go in `params`, in format_html's arguments (which it escapes) or in the
+template Context.
 """
 
 from typing import Any, List
@@ -10,7 +11,10 @@ from django.db.backends.utils import CursorWrapper
 from django.db.models import Manager, QuerySet
 from django.db.models.expressions import RawSQL
 from django.db.models.query import RawQuerySet
-from django.template import Template
+from django.template import Template, engines
+from django.template.backends.base import BaseEngine
+from django.template.backends.django import DjangoTemplates
+from django.template.engine import Engine
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
@@ -38,6 +42,19 @@ def accepted(
     format_html("<a href='{}'>{}</a>", user, user)
     format_html_join(", ", "<li>{}</li>", [(user,)])
     Template("Hello {{ name }}")
+
+
+def template_engines(engine: BaseEngine, django: DjangoTemplates, plain: Engine, user: str) -> None:
+    # A backend's from_string compiles template code, whichever engine it is.
+    engine.from_string("Hello {{ name }}")
+    django.from_string("Hello {{ name }}")
+    plain.from_string("Hello {{ name }}")
+    engines["django"].from_string("Hello {{ name }}")
+    engine.from_string(user)  # E
+    django.from_string("<p>" + user + "</p>")  # E
+    plain.from_string(user)  # E
+    engines["django"].from_string(f"Hello {user}")  # E
+    assert_type(plain.from_string("x"), Template)
 
 
 def rejected(qs: "QuerySet[Any]", objects: "Manager[Any]", user: str, user_sql: str) -> None:
