@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.installed import pretend_sites, require_tightened, site_with_an_edited_stub
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.specs import thirdparty
 
@@ -18,12 +19,19 @@ from typing_literalstring.specs import thirdparty
 STUB_BASES = ("psycopg2", "pymysql", "MySQLdb", "paramiko", "django")
 
 
-def _coverage(tmp_path: Path) -> dict[str, thirdparty.Coverage]:
-    return {
-        c.package: c
-        for c in thirdparty.build(Path(sys.executable), "default", tmp_path / "cache")
-        if c.covered
-    }
+def _tightened(package: str, tmp_path: Path) -> tuple[thirdparty.Coverage, Path]:
+    """The coverage of ``package`` and the folder of its tightened copy; the test is skipped
+    when the package's stub package is missing here, and fails when our specification no
+    longer applies to the installed one."""
+    # Only the copy of this package (and of what it requires) is built: all of them take
+    # seconds, SQLAlchemy's and Django's above all.
+    built = thirdparty.build(Path(sys.executable), "default", tmp_path / "cache", [package])
+    found = [c for c in built if c.package == package]
+    assert found, f"no specification of ours speaks of {package}"
+    require_tightened(found)
+    (coverage,) = found
+    assert coverage.root is not None  # covered: it has a copy
+    return coverage, coverage.root
 
 
 def _pyright_errors(files: list[Path], root: Path, work: Path) -> list[str]:
@@ -42,9 +50,7 @@ def test_pyright_finds_the_same_errors_in_a_tightened_copy_as_in_its_base(
 ) -> None:
     if not CHECKERS["pyright"].is_installed():
         pytest.skip("pyright is not installed")
-    coverage = _coverage(tmp_path).get(package)
-    if coverage is None or coverage.root is None:
-        pytest.skip(f"{package}'s stub package is not installed (the test extras install it)")
+    coverage, root = _tightened(package, tmp_path)
     installed = next(
         s / f"{package}-stubs"
         for s in thirdparty.site_packages(Path(sys.executable))
@@ -53,7 +59,7 @@ def test_pyright_finds_the_same_errors_in_a_tightened_copy_as_in_its_base(
     # Both outside site-packages, where pyright checks a file as it checks the other.
     base = tmp_path / "base-copy" / f"{package}-stubs"
     shutil.copytree(installed, base)
-    copy = coverage.root / f"{package}-stubs"
+    copy = root / f"{package}-stubs"
     touched = [
         spec.target.split("/", 1)[1]
         for spec in thirdparty.specifications()[coverage.distribution]
@@ -88,23 +94,47 @@ def test_stubtest_finds_the_tightened_copy_as_consistent_as_its_base(
     package: str, tmp_path: Path
 ) -> None:
     """Against the installed runtime (pure Python for PyMySQL; paramiko's too)."""
-    coverage = _coverage(tmp_path).get(package)
-    if coverage is None or coverage.root is None:
-        pytest.skip(f"{package}'s stub package is not installed (the test extras install it)")
+    _, root = _tightened(package, tmp_path)
     try:
         __import__(package)
     except ImportError:
-        pytest.skip(f"{package} itself is not installed: stubtest needs the runtime")
+        pytest.skip(f"{package} is not installed (its stubs are): stubtest needs the runtime")
     base = _stubtest(package, None, tmp_path)
-    assert _stubtest(package, coverage.root, tmp_path) == base
+    assert _stubtest(package, root, tmp_path) == base
     # It reads the copy (mypy takes `pymysql/`, not `pymysql-stubs/`, from MYPYPATH): a
     # parameter renamed there is reported.
     module, old, new = {
         "pymysql": ("cursors.pyi", "query: LiteralString", "sql_text: LiteralString"),
         "paramiko": ("client.pyi", "command: LiteralString", "cmd: LiteralString"),
     }[package]
-    stub = coverage.root / package / module
+    stub = root / package / module
     text = stub.read_text(encoding="utf-8")
     assert old in text
     stub.write_text(text.replace(old, new, 1), encoding="utf-8")
-    assert _stubtest(package, coverage.root, tmp_path) != base
+    assert _stubtest(package, root, tmp_path) != base
+
+
+def test_a_specification_that_no_longer_applies_fails_the_copies(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """types-PyMySQL renaming `Cursor.mogrify`: its stub package is installed, so a test of
+    its copy fails with the reason rather than skip as if the stub package were missing."""
+    site = site_with_an_edited_stub(
+        tmp_path / "site", "pymysql-stubs", "cursors.pyi", "def mogrify(", "def render("
+    )
+    pretend_sites(monkeypatch, [site])  # nothing else installed: quick
+    with pytest.raises((pytest.fail.Exception, pytest.skip.Exception)) as raised:
+        _tightened("pymysql", tmp_path)
+    assert raised.errisinstance(pytest.fail.Exception), f"skipped: {raised.value}"
+    assert "the specification no longer applies" in str(raised.value)
+    assert "Cursor.mogrify is not defined" in str(raised.value)
+
+
+def test_a_stub_package_missing_here_skips_the_copies(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pretend_sites(monkeypatch, [tmp_path])
+    with pytest.raises((pytest.fail.Exception, pytest.skip.Exception)) as raised:
+        _tightened("pymysql", tmp_path)
+    assert raised.errisinstance(pytest.skip.Exception), f"failed: {raised.value}"
+    assert str(raised.value) == "pymysql is not installed"
