@@ -110,6 +110,10 @@ class LiteralStringPlugin(Plugin):
         if file.is_stub:
             self._checkers.pop(file.fullname, None)
             return set()
+        # Marking a literal constant needs the alias node.  When every module that writes
+        # LiteralString came from the cache (a rerun after editing only this module), no type
+        # analysis met it, and `TABLE = "users"` stayed `str`: a false error at its uses.
+        self._find_alias()
         checker = self._checkers.pop(file.fullname, None)
         if checker is None:
             if not needs_check(file):
