@@ -5,6 +5,7 @@ for a LiteralString in types-mysqlclient, so it is only shown accepted here.
 
 from typing import Any, List
 
+from MySQLdb.connections import Connection
 from MySQLdb.cursors import BaseCursor, Cursor, DictCursor
 from typing_extensions import LiteralString, assert_type
 
@@ -45,3 +46,13 @@ def return_types(cur: Cursor, user: str) -> None:
     assert_type(cur.execute("SELECT 1"), Any)
     assert_type(cur.executemany("INSERT INTO t VALUES (%s)", [(1,)]), "int | None")
     assert_type(cur.mogrify("SELECT %s", (user,)), str)
+
+
+def from_the_connection(db: Connection, user: str) -> None:
+    # Connection.cursor() has no return annotation in types-mysqlclient: replaced, so the
+    # cursor it returns is typed by its cursorclass and its execute is the tightened one.
+    # (No assert_type here: untightened, the cursor is Any and the cases must still hold.)
+    db.cursor().execute("SELECT * FROM users WHERE name = %s", (user,))
+    db.cursor(DictCursor).execute("SELECT * FROM users WHERE name = %s", (user,))
+    db.cursor().execute("SELECT * FROM users WHERE name = '%s'" % user)  # E
+    db.cursor(DictCursor).execute(f"SELECT * FROM users WHERE name = '{user}'")  # E

@@ -26,6 +26,7 @@ Two decorators make the new types conditional:
 ``@added`` (on a class)
     The class is added to the tightened module as written, after its imports: a protocol
     that the annotations name, which the base defines under another name in each release.
+    A ``TypeVar`` assigned at the module level is added so too.
 ``@where_base(name="annotation")``
     Only the overloads whose base annotates parameter ``name`` exactly so (django-stubs'
     ``mark_safe`` has a ``str`` overload to tighten beside ``SafeData`` and callable ones).
@@ -55,6 +56,17 @@ REPLACE = "replace"
 def added(cls: _C) -> _C:
     """Marks a class of a specification that is added to the tightened module as written."""
     return cls
+
+
+def _is_type_variable(node: ast.Assign) -> bool:
+    value = node.value
+    return (
+        len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "TypeVar"
+    )
 
 
 def _decorated_added(node: ast.ClassDef) -> bool:
@@ -186,6 +198,12 @@ def parse_spec(path: Path, target: str) -> ModuleSpec:
                 imports.extend(Import(node.module, alias.name) for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append(_function_spec(path, source, node, owner=None))
+        elif isinstance(node, ast.Assign) and _is_type_variable(node):
+            # A type variable the replaced definitions need: added as written.
+            segment = ast.get_source_segment(source, node)
+            if segment is None:  # pragma: no cover - ast always has positions for parsed source
+                raise SpecError(f"{path}:{node.lineno}: cannot read the assignment")
+            added.append(segment)
         elif isinstance(node, ast.ClassDef) and _decorated_added(node):
             segment = ast.get_source_segment(source, node)
             if segment is None:  # pragma: no cover - ast always has positions for parsed source
@@ -244,6 +262,8 @@ def _function_spec(
             )
             continue
         name = decorator.id if isinstance(decorator, ast.Name) else None
+        if name == "overload":
+            continue  # kept in a @replaced definition's text
         if name not in _CONDITIONS:
             raise SpecError(
                 f"{path}:{decorator.lineno}: unknown decorator; use "
@@ -263,11 +283,20 @@ def _function_spec(
         if condition == REPLACE and "LiteralString" not in text:
             continue  # the replacement writes every type; only these are tightened
         retypes.append(Retype(argument.arg, text, position))
-    if not retypes:
+    if not retypes and condition != REPLACE:
         raise SpecError(f"{path}:{node.lineno}: {node.name} annotates no parameter")
     replacement = ""
     if condition == REPLACE:
-        lines = source.splitlines()[node.lineno - 1 : node.end_lineno]
+        # The definition with its decorators but @replaced (an @overload stays).
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        lines = [
+            line
+            for number, line in enumerate(source.splitlines()[first - 1 : node.end_lineno], first)
+            if not any(
+                d.lineno == number and isinstance(d, ast.Name) and d.id == replaced.__name__
+                for d in node.decorator_list
+            )
+        ]
         replacement = "\n".join(textwrap.dedent("\n".join(lines)).splitlines())
     return FunctionSpec(
         owner, node.name, tuple(retypes), condition, node.lineno, tuple(where), replacement

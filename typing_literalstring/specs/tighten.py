@@ -78,7 +78,17 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
     text = _Source(source)
     edits: list[_Edit] = []
     needed: list[Import] = list(spec.imports)
+    # A function replaced by several definitions (overloads) is replaced once, by them all.
+    replacements: dict[str, list[FunctionSpec]] = {}
     for function_spec in spec.functions:
+        if function_spec.condition == REPLACE:
+            replacements.setdefault(function_spec.qualname, []).append(function_spec)
+    for function_spec in spec.functions:
+        if (
+            function_spec.condition == REPLACE
+            and replacements[function_spec.qualname][0] is not function_spec
+        ):
+            continue
         targets = _find(tree, function_spec)
         if not targets:
             raise SpecError(
@@ -106,7 +116,7 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
                 edits.extend(_retype(text, node, function_spec, where))
                 continue
             if condition == REPLACE:
-                edits.append(_replace(text, node, function_spec))
+                edits.append(_replace(text, node, replacements[function_spec.qualname]))
                 continue
             edits.append(_split(text, node, function_spec, condition, where))
             needed.append(_OVERLOAD)
@@ -188,13 +198,16 @@ def _retype(text: _Source, node: _Function, spec: FunctionSpec, where: str) -> l
     return edits
 
 
-def _replace(text: _Source, node: _Function, spec: FunctionSpec) -> _Edit:
-    """The definition, decorators included, replaced by the specification's own."""
+def _replace(text: _Source, node: _Function, specs: list[FunctionSpec]) -> _Edit:
+    """The definition, decorators included, replaced by the specification's own (each of its
+    overloads, in order)."""
     first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     assert node.end_lineno is not None
     start, end = text.line_start(first_line), text.line_start(node.end_lineno + 1)
     indent = text.indent_of_line(node.lineno).decode("utf-8")
-    lines = [indent + line if line else line for line in spec.replacement.splitlines()]
+    lines = [
+        indent + line if line else line for spec in specs for line in spec.replacement.splitlines()
+    ]
     return _Edit(start, end, ("\n".join(lines) + "\n").encode("utf-8"))
 
 
@@ -319,7 +332,7 @@ def _add_imports(tree: ast.Module, text: _Source, needed: list[Import], spec: Mo
             missing.append(wanted)
     lines = sorted(f"from {i.module} import {i.name}\n" for i in missing)
     for added in spec.added:
-        name = added.split("class ", 1)[1].split("(")[0].split(":")[0].strip()
+        name = _defined_name(added)
         if name in anywhere:
             raise SpecError(f"{spec.source}: the base {spec.target} already defines {name!r}")
         lines.append(f"\n{added}\n\n")
@@ -332,6 +345,16 @@ def _add_imports(tree: ast.Module, text: _Source, needed: list[Import], spec: Mo
         elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
             break
     return _Edit(position, position, "".join(lines).encode("utf-8"))
+
+
+def _defined_name(added: str) -> str:
+    """The name an added class or type variable defines."""
+    node = ast.parse(added).body[0]
+    if isinstance(node, ast.ClassDef):
+        return node.name
+    assert isinstance(node, ast.Assign)
+    assert isinstance(node.targets[0], ast.Name)
+    return node.targets[0].id
 
 
 def _apply(data: bytes, edits: list[_Edit]) -> bytes:
