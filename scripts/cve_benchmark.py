@@ -810,15 +810,24 @@ def render(results: Sequence[Result], tools: Sequence[str], seconds: float) -> s
         )
     lines += [
         "",
-        "| tool | found | flag stays on fixed | errors | findings on the vulnerable trees "
-        "| findings on the fixed trees | seconds |",
-        "|---|---|---|---|---|---|---|",
+        "| tool | found | flag stays on fixed | of which the fix changed the statement | errors "
+        "| findings on the vulnerable trees | findings on the fixed trees | seconds |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     total = len(results)
     for index, tool in enumerate(tools):
         verdicts = [r.verdicts[index] for r in results if not r.problem]
         found = sum(1 for v in verdicts if v.vulnerable == "found")
         stays = sum(1 for v in verdicts if v.fixed == "flag stays")
+        # A flag is wrong only where the fix changed the statement (no fixed_line recorded):
+        # where it left the statement in place (and fixed its input), a flag there is fair.
+        wrong = sum(
+            1
+            for r in results
+            if not r.problem
+            and r.verdicts[index].fixed == "flag stays"
+            and r.cve.fixed_line is None
+        )
         errors = sum(
             1 for v in verdicts if v.vulnerable.startswith("error") or v.fixed.startswith("error")
         ) + sum(1 for r in results if r.problem)
@@ -838,10 +847,10 @@ def render(results: Sequence[Result], tools: Sequence[str], seconds: float) -> s
             count_after += f" ({serious} MEDIUM/HIGH)"
         spent = sum(run.seconds for r in results for run in r.runs if run.tool == tool)
         if all(run.error == "n/a" for r in results for run in r.runs if run.tool == tool):
-            lines.append(f"| {tool} | n/a | n/a | n/a | n/a | n/a | {spent:.0f} |")
+            lines.append(f"| {tool} | n/a | n/a | n/a | n/a | n/a | n/a | {spent:.0f} |")
             continue
         lines.append(
-            f"| {tool} | {found} of {total} | {stays} | {errors} | {count_before} | "
+            f"| {tool} | {found} of {total} | {stays} | {wrong} | {errors} | {count_before} | "
             f"{count_after} | {spent:.0f} |"
         )
     notes = sorted(
