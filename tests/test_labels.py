@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring.checkers import CHECKERS
+from typing_literalstring.analysis.literal_errors import is_about_literal_string
+from typing_literalstring.checkers import CHECKERS, Diagnostic
 from typing_literalstring.commands import EXIT_OK
 from typing_literalstring.commands.cli import main
 
@@ -109,3 +110,90 @@ def test_the_plugin_marks_constants_when_every_declaration_comes_from_the_cache(
     assert errors() == ["5"]
     (tmp_path / "main.py").write_text(program + "# edited\n", encoding="utf-8")
     assert errors() == ["5"]
+
+
+# -- 2. An override error is no finding ------------------------------------------------------
+
+# Django's LabelCommand, unannotated as Django ships it (django-extensions was checked without
+# django-stubs): pyright infers `handle`'s return type from `"\n".join(output)`, LiteralString.
+DJANGO_BASE = """\
+class BaseCommand:
+    def handle(self, *args, **options):
+        raise NotImplementedError
+
+
+class LabelCommand(BaseCommand):
+    def handle(self, *labels, **options):
+        output = []
+        for label in labels:
+            label_output = self.handle_label(label, **options)
+            if label_output:
+                output.append(label_output)
+        return "\\n".join(output)
+
+    def handle_label(self, label, **options):
+        raise NotImplementedError
+"""
+MANAGEMENT_COMMAND = """\
+from typing_extensions import LiteralString
+
+from management import LabelCommand
+
+
+class Command(LabelCommand):
+    def handle(self, *args: str, **options: object) -> str:
+        return ", ".join(args)
+
+
+class Base:
+    def title(self) -> LiteralString:
+        return "report"
+
+
+class Report(Base):
+    def title(self) -> str:
+        return str(object())
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_method_override_error_is_no_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pyright's reportIncompatibleMethodOverride on `Command.handle` (the base's inferred
+    LiteralString against the override's `str`), and the plugin's error on `Report.title`
+    against a declared LiteralString, were LS001; ty and zuban never made one a finding.  No
+    string reaches anything at a `def`: both stay the checker's other errors."""
+    project = _project(tmp_path, MANAGEMENT_COMMAND)
+    (project / "management.py").write_text(DJANGO_BASE, encoding="utf-8")
+    status, document = _check(name, project, capsys, "--show-other")
+    assert document["findings"] == []
+    assert status == EXIT_OK
+    overrides = {o["line"] for o in document["other"] if "supertype" in o["message"]} | {
+        o["line"] for o in document["other"] if "overrides class" in o["message"]
+    }
+    assert overrides == ({7, 17} if name == "pyright" else {17})
+
+
+@pytest.mark.parametrize(
+    ("checker", "code", "message"),
+    [
+        (  # pyrefly 1.5.0 (was LS001)
+            "pyrefly",
+            "bad-override",
+            "Class member `Report.title` overrides parent class `Base` in an inconsistent "
+            "manner\n  `Report.title` has type `() -> str`, which is not assignable to "
+            "`() -> LiteralString`, the type of `Base.title`",
+        ),
+        (  # our plugin's, on a parameter narrowed to LiteralString (was LS001)
+            "mypy+plugin",
+            "literal-string",
+            'Argument 1 of "run" is incompatible with supertype "Base"; supertype defines the '
+            'argument type as "str"',
+        ),
+    ],
+)
+def test_override_errors_of_every_checker_are_not_about_literal_strings(
+    checker: str, code: str, message: str
+) -> None:
+    assert not is_about_literal_string(Diagnostic("x.py", 1, 1, "error", message, code), checker)

@@ -101,10 +101,39 @@ def names_an_operator(diagnostic: Diagnostic) -> bool:
 
 def is_about_literal_string(diagnostic: Diagnostic, checker: str) -> bool:
     """Whether the error says a non-literal string reached a LiteralString."""
+    if is_method_override(diagnostic):
+        return False
     if checker == "mypy+plugin":
         return diagnostic.code == "literal-string"
     message = _without_protocol_explanation(diagnostic.message)
     return bool(_EXPECTED_LITERAL_STRING.search(message)) and not _STR_METHOD.search(message)
+
+
+# A method's signature against the one it overrides: pyright, basedpyright, pyrefly, ty, zuban
+# by their codes; our plugin's `literal-string` errors by their words ('Return type "str" of
+# "handle" incompatible with return type "LiteralString" in supertype "BaseCommand"', 'Argument
+# 1 of "run" is incompatible with supertype "Base"').
+_OVERRIDE_CODES = frozenset(
+    {
+        "reportIncompatibleMethodOverride",  # pyright, basedpyright
+        "bad-override",  # pyrefly
+        "incompatible-method-override",  # ty
+        "override",  # zuban, mypy
+    }
+)
+_PLUGIN_OVERRIDE = re.compile(r'incompatible with (?:return type "[^"]*" in )?supertype "')
+
+
+def is_method_override(diagnostic: Diagnostic) -> bool:
+    """Whether the error is about a method's override of a base method.  No string flows
+    there, so it is never a finding (issue 28): pyright infers an unannotated base's return
+    type, and a Django management command's `handle(...) -> str` was LS001 against
+    `LabelCommand.handle`, whose `"\\n".join(output)` pyright types LiteralString (on
+    django-extensions without django-stubs).  ty and zuban never worded one as about a
+    LiteralString; now no checker's is."""
+    return diagnostic.code in _OVERRIDE_CODES or (
+        diagnostic.code == "literal-string" and bool(_PLUGIN_OVERRIDE.search(diagnostic.message))
+    )
 
 
 # pyright explains why a str does not fit a protocol (`Iterator[Any]`) by str's own methods,
