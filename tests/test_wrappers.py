@@ -70,6 +70,13 @@ class Other:
         return open(path)
 
 
+class AuditedStore(SqlStore):
+    def lookup(self, where):
+        print("lookup", where)
+        # pyright gives `where` the base's type (str), mypy leaves it Any.
+        return super().lookup(where)  # LS101 or LS903
+
+
 def sandboxed(template_text: str) -> object:
     env = SandboxedEnvironment()
     return env.from_string(template_text)
@@ -87,7 +94,19 @@ VIEWS = """\
 import json
 import sys
 
-from db import P, Other, Store, already, count, forward, run_sql, sandboxed, shell, typed
+from db import (
+    AuditedStore,
+    P,
+    Other,
+    Store,
+    already,
+    count,
+    forward,
+    run_sql,
+    sandboxed,
+    shell,
+    typed,
+)
 
 user = sys.argv[1]
 run_sql("SELECT 1")  # proven
@@ -112,6 +131,7 @@ def find(store: Store, name: str) -> object:
 
 
 sandboxed(user)
+AuditedStore().lookup("name = " + user)  # LS101
 """
 
 
@@ -133,7 +153,9 @@ def test_wrappers_are_found_with_their_chain_and_forwarding() -> None:
     assert chains[("forward", "*args")] == ("forward(args)", "run_sql(sql)", "conn.execute")
     assert chains[("P", "args")] == ("P(args)", "Popen")
     assert chains[("start", "*args")] == ("start(args)", "P(args)", "Popen")
-    assert chains[("lookup", "where")] == ("lookup(where)", "conn.execute")
+    assert ("lookup(where)", "conn.execute") in [w.chain for w in found["lookup"]]
+    # An untyped override that calls the base's method through super() keeps the sink.
+    assert ("lookup(where)", "lookup(where)", "conn.execute") in [w.chain for w in found["lookup"]]
     assert "already" not in found  # annotated LiteralString: the checker judges its callers
     assert "sandboxed" not in found  # compiles on a Jinja2 sandbox
     (shell,) = found["shell"]
@@ -196,7 +218,12 @@ def test_a_wrapper_call_is_judged_at_its_caller(
             )
         for line, mark in marks.items():
             if mark.startswith("LS"):
-                assert rules.get(line) == mark, (file, line, mark, document["findings"])
+                assert rules.get(line) in mark.split(" or "), (
+                    file,
+                    line,
+                    mark,
+                    document["findings"],
+                )
             elif mark == "proven":
                 assert line not in rules, (file, line)
                 assert line not in unverified, (file, line)
@@ -206,7 +233,7 @@ def test_a_wrapper_call_is_judged_at_its_caller(
     through = {
         f["line"]: f["through"] for f in document["findings"] if f["path"].endswith("views.py")
     }
-    assert through[13] == [
+    assert through[_line(VIEWS, "count(user)")] == [
         "count(table)",
         "run_sql(sql)",
         "conn.execute (sqlite3 Connection/Cursor.execute)",
@@ -228,4 +255,5 @@ def test_without_the_wrapper_inference_the_callers_pass(
     (tmp_path / "views.py").write_text(VIEWS, encoding="utf-8")
     document = _check("pyright", tmp_path, capsys)
     lines = {f["line"] for f in document["findings"] if f["path"].endswith("views.py")}
-    assert not lines & {8, 10, 13, 14, 16, 20, 25}, lines
+    marked = {n for n, mark in _marks(VIEWS).items() if mark.startswith("LS")}
+    assert not lines & marked, lines

@@ -71,6 +71,7 @@ class Wrapper:
     shell: str | None = None  # the parameter that, when true, makes the sink a shell
     shell_position: int | None = None
     shell_default: bool = False
+    owner: str = ""  # the class a method is defined in
 
     @property
     def where(self) -> str:
@@ -289,6 +290,7 @@ def _wrappers_of(function: _Function, known: Wrappers) -> Iterator[Wrapper]:
                     shell,
                     shell_position,
                     shell_default,
+                    function.cls.name if function.cls is not None else "",
                 )
 
 
@@ -337,14 +339,20 @@ def _targets(
     """The sinks and known wrappers ``call`` passes text to."""
     names = _called_names(call, function)
     text = _text_of(call)
-    # `super().convert(...)` calls the base class's method, not a project function that
-    # shares its name (click's Choice.convert in sqlite-utils).
-    on_super = (
+    # `super().convert(...)` calls a base class's method: a project wrapper only when it is
+    # defined in one of the class's bases, not any project function that shares its name
+    # (click's Choice.convert in sqlite-utils).
+    bases: frozenset[str] | None = None
+    if (
         isinstance(call.func, ast.Attribute)
         and isinstance(call.func.value, ast.Call)
         and callee_name(call.func.value.func) == "super"
         and call.func.attr not in ("__init__", "__new__")
-    )
+    ):
+        cls = function.cls
+        bases = frozenset(
+            n for n in (callee_name(b) for b in (cls.bases if cls else [])) if n is not None
+        )
     for name in names:
         shown = _shown(call) if name == callee_name(call.func) else name
         if (
@@ -363,8 +371,10 @@ def _targets(
                     yield _Target(text, None, rule, api, (shown,), None, "shell", False)
                     continue
             yield _Target(text, None, rule, api, (shown,), given, None, False)
-        for wrapper in () if on_super else known.get(name, ()):
+        for wrapper in known.get(name, ()):
             if wrapper.method and not isinstance(call.func, ast.Attribute):
+                continue
+            if bases is not None and wrapper.owner not in bases:
                 continue
             argument: ast.expr | tuple[str, int] | None = None
             if wrapper.position is not None:
