@@ -9,6 +9,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing_literalstring.analysis import own_sinks
 from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
@@ -263,8 +264,24 @@ def third_party(python: Path, project: Path, checkers: list[Checker]) -> str:
             if missing
             else ""
         )
-        out.append(f"  {c.package}: `check` tightens it ({c.base}) for every checker{said}{hint}")
+        entries = _entry_points(c.distribution)
+        out.append(
+            f"  {c.package}: `check` tightens {entries} ({c.base}) for every checker{said}{hint}"
+        )
     return "\n".join(out) + "\n"
+
+
+def _entry_points(distribution: str) -> str:
+    """What our specification tightens in a distribution, each entry point by name: a package
+    is covered only where its specification reaches (aiosqlite's Connection helpers were not,
+    while its Cursor was)."""
+    names = dict.fromkeys(
+        f"{t.owner}.{t.function}" if t.owner else t.function
+        for t in own_sinks.tightened_parameters()
+        if t.distribution == distribution
+    )
+    shown = [n.replace(".__init__", "()").replace(".__new__", "()") for n in names]
+    return ", ".join(shown) if shown else "it"
 
 
 def third_party_probe(coverage: list[thirdparty.Coverage]) -> tuple[str, dict[int, str]]:

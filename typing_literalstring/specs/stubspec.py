@@ -37,6 +37,7 @@ The file's own imports (other than from this package) are added to the tightened
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -280,7 +281,7 @@ def _function_spec(
         if text is None:  # pragma: no cover - ast always has positions for parsed source
             raise SpecError(f"{path}:{argument.lineno}: cannot read the annotation")
         position = positional_only.index(argument.arg) if argument.arg in positional_only else None
-        if condition == REPLACE and "LiteralString" not in text:
+        if condition == REPLACE and not re.search(r"\bLiteralString\b", text):
             continue  # the replacement writes every type; only these are tightened
         retypes.append(Retype(argument.arg, text, position))
     if not retypes and condition != REPLACE:
