@@ -3,6 +3,7 @@ shape it had in real code."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 
 from typing_literalstring.analysis.literal_errors import is_about_literal_string
 from typing_literalstring.checkers import CHECKERS, Diagnostic
-from typing_literalstring.commands import EXIT_OK
+from typing_literalstring.commands import EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.commands.cli import main
 
 PYPROJECT = '[project]\nname = "app"\nversion = "0"\n'
@@ -25,15 +26,16 @@ def _check(
     capsys: pytest.CaptureFixture[str],
     *options: str,
     cache: Path | None = None,
+    path: str = "app.py",
 ) -> tuple[int, dict[str, Any]]:
-    """``check`` of ``project/app.py`` in JSON (``name``: pyright or mypy, which runs with our
+    """``check`` of ``project/path`` in JSON (``name``: pyright or mypy, which runs with our
     plugin): its exit status and its document."""
     checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
     if not checker.is_installed():
         pytest.skip(f"{checker.name} is not installed")
     status = main(
         ["check", "--checker", name, "--format", "json", "--cache-dir",
-         str(cache or project / "cache"), *options, str(project / "app.py")]
+         str(cache or project / "cache"), *options, str(project / path)]
     )  # fmt: skip
     document: dict[str, Any] = json.loads(capsys.readouterr().out)
     return status, document
@@ -197,3 +199,71 @@ def test_override_errors_of_every_checker_are_not_about_literal_strings(
     checker: str, code: str, message: str
 ) -> None:
     assert not is_about_literal_string(Diagnostic("x.py", 1, 1, "error", message, code), checker)
+
+
+# -- 1. An LS901 at a Django cursor is labelled Django's, not sqlite3's ----------------------
+
+# Each file imports one driver: the label follows what the file imports.
+ANY_SQL = {
+    "django_view.py": """\
+import json
+
+from django.db import connection
+
+
+def lookup(body: str) -> None:
+    sql = json.loads(body)
+    connection.cursor().execute(sql)
+""",
+    "sqlite_view.py": """\
+import json
+import sqlite3
+
+
+def lookup(body: str, conn: sqlite3.Connection) -> None:
+    sql = json.loads(body)
+    conn.execute(sql)
+""",
+    "psycopg_view.py": """\
+import json
+
+import psycopg
+
+
+def lookup(body: str, conn: psycopg.Connection) -> None:
+    sql = json.loads(body)
+    conn.execute(sql)
+""",
+}
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_an_any_at_a_driver_cursor_is_labelled_by_the_files_imports(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--report-any` named every `execute` by the SINK_NAMES table, "sqlite3
+    Connection/Cursor.execute", whatever the receiver; now as LS101 names it: by the
+    specification the refusal matches among the packages the file imports, else by the callee
+    the checker names (mypy: psycopg 3's `Connection.execute`), else, with no sqlite3 imported
+    and no class named (pyright's "no overload matches" at psycopg 3), a DB-API cursor."""
+    for module in ("django", "psycopg"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    for file, text in ANY_SQL.items():
+        (tmp_path / file).write_text(text, encoding="utf-8")
+    cache = tmp_path / ".cache"  # hidden: not checked with the project
+    status, document = _check(name, tmp_path, capsys, "--report-any", cache=cache, path=".")
+    assert status == EXIT_FINDINGS
+    labels = {Path(f["path"]).name: f["sink"] for f in document["findings"] if f["rule"] == "LS901"}
+    assert labels == {
+        "django_view.py": "Django CursorWrapper.execute",
+        "sqlite_view.py": (
+            "sqlite3 Connection/Cursor.execute"
+            if name == "pyright"
+            else "sqlite3.Connection.execute"
+        ),
+        "psycopg_view.py": (
+            "a DB-API cursor's execute" if name == "pyright" else "Connection.execute"
+        ),
+    }

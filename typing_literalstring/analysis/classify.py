@@ -44,7 +44,7 @@ def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic], entry: Parsed) 
         call.line,
         call.column,
         call.rule,
-        _third_party_api(call, diagnostics, entry) or qualified_api(call, messages),
+        third_party_api(call, diagnostics, entry) or qualified_api(call, messages),
         call.callee,
         source_line(entry.source, call.line),
         messages,
@@ -55,7 +55,7 @@ def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic], entry: Parsed) 
 _CLASS_NAMED = re.compile(r'"\w+" of "(\w+)"|`(?:\w+\.)*(\w+)\.\w+`')
 
 
-def _third_party_api(call: SinkCall, diagnostics: list[Diagnostic], entry: Parsed) -> str:
+def third_party_api(call: SinkCall, diagnostics: list[Diagnostic], entry: Parsed) -> str:
     """A third-party sink's name, where the messages tell which one it is; else, when they
     name only the method (zuban's "No overload variant of "execute" of "Cursor""), the
     sinks of that name in the distributions the file imports ("" when none)."""

@@ -11,14 +11,16 @@ from typing import Sequence
 
 from typing_literalstring.analysis import (
     callees,
+    own_sinks,
     reveal,
     unverified,
     unverified_refusals,
 )
-from typing_literalstring.analysis.classify import callee_hint
+from typing_literalstring.analysis.classify import callee_hint, third_party_api
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
     callee_in,
+    expected_type,
     is_about_literal_string,
     is_no_matching_overload,
 )
@@ -32,7 +34,10 @@ from typing_literalstring.core.project import (
     search_paths,
 )
 from typing_literalstring.specs.sinks import (
+    DB_API_LABELS,
     UNVERIFIED,
+    SinkCall,
+    qualified_api,
 )
 
 
@@ -116,11 +121,8 @@ def _unverified_finding(
         None,
     )
     messages = tuple(d.message for d in errors)
-    api = (
-        sink.api
-        if sink is not None
-        else callees.qualify(call, callee_in(messages), entry.names, entry.source)
-    )
+    api = _sink_api(sink, errors, entry) if sink is not None else ""
+    api = api or callees.qualify(call, callee_in(messages), entry.names, entry.source)
     return Finding(
         entry.path,
         call.lineno,
@@ -131,6 +133,28 @@ def _unverified_finding(
         source_line(entry.source, call.lineno),
         (explained, *messages),
     )
+
+
+def _sink_api(sink: SinkCall, errors: list[Diagnostic], entry: Parsed) -> str:
+    """How an LS901 at a call of a sink's name names it: as LS101 does, by the third-party
+    specification the refusal matches among the packages the file imports (a Django
+    `connection.cursor().execute(sql)` is "Django CursorWrapper.execute", not the table's
+    "sqlite3 Connection/Cursor.execute", issue 28); "" when the checker names a callee that
+    none of our specifications tightens (psycopg 3's, the project's own), which the caller
+    names from its message instead."""
+    named = third_party_api(sink, errors, entry)
+    if named:
+        return named
+    told = [d for d in errors if expected_type(d.message) and callee_in((d.message,))]
+    if told and not any(own_sinks.matching(d, sink.called_as) for d in told):
+        return ""
+    qualified = qualified_api(sink, tuple(d.message for d in errors))
+    imported = {qualified.split(".")[0] for qualified in entry.names.values()}
+    if qualified == sink.api and sink.called_as in DB_API_LABELS and "sqlite3" not in imported:
+        # No class named, no sqlite3 imported: pyright's "no overload matches" at psycopg 3's
+        # `conn.execute` is no sqlite3 call.
+        return DB_API_LABELS[sink.called_as]
+    return qualified
 
 
 def refused_calls(
