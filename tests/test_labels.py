@@ -3,6 +3,7 @@ shape it had in real code."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import subprocess
@@ -12,10 +13,12 @@ from typing import Any
 
 import pytest
 
+from typing_literalstring.analysis.fix_hints import hint
 from typing_literalstring.analysis.literal_errors import is_about_literal_string
 from typing_literalstring.checkers import CHECKERS, Diagnostic
 from typing_literalstring.commands import EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.commands.cli import main
+from typing_literalstring.specs.sinks import NON_LITERAL, UNVERIFIED, Rule
 
 PYPROJECT = '[project]\nname = "app"\nversion = "0"\n'
 
@@ -267,3 +270,55 @@ def test_an_any_at_a_driver_cursor_is_labelled_by_the_files_imports(
             "a DB-API cursor's execute" if name == "pyright" else "Connection.execute"
         ),
     }
+
+
+# -- 5. The fix at a markup sink offers no SQL helper -----------------------------------------
+
+ANY_MARKUP = """\
+import json
+import sqlite3
+
+from django.utils.safestring import mark_safe
+from markupsafe import Markup
+
+
+def badge(body: str) -> str:
+    payload = json.loads(body)
+    return Markup(payload["html"]) + mark_safe(payload["title"])
+
+
+def lookup(body: str, conn: sqlite3.Connection) -> None:
+    conn.execute(json.loads(body))
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_the_fix_at_a_markup_sink_offers_no_sql_helper(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """LS901's fix ended with `typing_literalstring.sql.pick` at every sink, `Markup(...)` and
+    `mark_safe(...)` included; the allow-list helper is now offered at SQL text only."""
+    status, document = _check(name, _project(tmp_path, ANY_MARKUP), capsys, "--report-any")
+    assert status == EXIT_FINDINGS
+    fixes = {f["line"]: f["fix"] for f in document["findings"] if f["rule"] == "LS901"}
+    assert sorted(fixes) == [10, 14]  # both markup calls are on line 10
+    assert "typing_literalstring.sql" not in fixes[10]
+    assert "typing_literalstring.sql.pick" in fixes[14]
+
+
+@pytest.mark.parametrize(
+    ("rule", "family", "code", "sql_helper"),
+    [
+        (UNVERIFIED, "markup", "value", False),
+        (UNVERIFIED, "template", "value", False),
+        (UNVERIFIED, "SQL", "value", True),
+        (UNVERIFIED, "", "value", True),  # the project's own LiteralString parameter
+        # An LS001 at a markup call (a Markup subclass declaring LiteralString): its text
+        # before `{name}` reads like SQL's ", ", but no SQL helper fixes markup.
+        (NON_LITERAL, "markup", 'f"<b>{title}</b>, {name}"', False),
+        (NON_LITERAL, "", 'f"SELECT {title}, {name} FROM t"', True),
+    ],
+)
+def test_the_hint_is_the_sink_familys(rule: Rule, family: str, code: str, sql_helper: bool) -> None:
+    said = hint(rule, ast.parse(code, mode="eval").body, frozenset(), family)
+    assert ("typing_literalstring.sql" in said) is sql_helper

@@ -31,6 +31,7 @@ from typing_literalstring.checkers import (
 )
 from typing_literalstring.specs.sinks import (
     NON_LITERAL,
+    SQL,
     SinkCall,
     qualified_api,
 )
@@ -131,6 +132,19 @@ def _string_argument(entry: Parsed, finding: Finding) -> ast.expr | None:
     return call.args[0] if call.args else None
 
 
+def _sink_family(entry: Parsed, finding: Finding) -> str:
+    """The family of the sink called where the finding is ("" when the call is none of ours):
+    an LS001 or LS901 at `Markup(...)` is markup, whose fix is no SQL helper."""
+    return next(
+        (
+            c.rule.family
+            for c in entry.sink_calls
+            if (c.line, c.column) == (finding.line, finding.column)
+        ),
+        "",
+    )
+
+
 def finish_findings(result: CheckResult, parsed: dict[str, Parsed]) -> None:
     """Fingerprint each finding and say which fix applies, and set apart those a suppression
     comment names."""
@@ -138,8 +152,11 @@ def finish_findings(result: CheckResult, parsed: dict[str, Parsed]) -> None:
     kept: list[Finding] = []
     for finding in result.findings:
         entry = parsed[finding.path]
+        family = _sink_family(entry, finding)
         fingerprinted = replace(
             finding,
+            # psycopg's composition fixes SQL only, not markup built in a file that uses it.
+            uses_psycopg=finding.uses_psycopg and family in ("", SQL.family),
             # What the user wrote, even where its newer grammar was rewritten for our parser.
             source=source_line(entry.read.text, finding.line) if entry.read else finding.source,
             fingerprint=entry.statements.fingerprint(finding.line, finding.rule.id, finding.sink),
@@ -148,7 +165,10 @@ def finish_findings(result: CheckResult, parsed: dict[str, Parsed]) -> None:
                 h
                 for h in (
                     fix_hints.hint(
-                        finding.rule, _string_argument(entry, finding), entry.constants_declared_str
+                        finding.rule,
+                        _string_argument(entry, finding),
+                        entry.constants_declared_str,
+                        family,
                     ),
                     finding.hint,
                 )

@@ -18,6 +18,7 @@ from typing_literalstring.specs.sinks import (
     NON_LITERAL,
     SHELL,
     SQL,
+    UNVERIFIED,
     Rule,
     callee_name,
 )
@@ -44,6 +45,15 @@ SHELL_WORDS = (
     "If a shell is needed, quote each value with typing_literalstring.shell.quote (or a list "
     "of them with shell.join)."
 )
+# For a value of type Any (LS901) in SQL text, or at a LiteralString of no sink family.
+PICK = (
+    "A value that must be one of a few names can be chosen from literals: "
+    "typing_literalstring.sql.pick(value, ('a', 'b'))."
+)
+# The families whose text may be SQL: a sink's own, or none known (the project's own
+# `run_report(sql: LiteralString)`).  Markup, templates, shells and log messages are no SQL: the
+# sql helpers never fix them (issue 28: `sql.pick` was offered at `Markup(...)`).
+_SQL_FAMILIES = ("", SQL.family)
 
 
 def _pieces(expr: ast.expr) -> list[str | ast.expr]:
@@ -114,12 +124,26 @@ def declared_str(tree: ast.Module) -> frozenset[str]:
     )
 
 
-def hint(rule: Rule, argument: ast.expr | None, constants_declared_str: frozenset[str]) -> str:
+def hint(
+    rule: Rule,
+    argument: ast.expr | None,
+    constants_declared_str: frozenset[str],
+    family: str = "",
+) -> str:
     """The sentences to add to ``rule``'s fix for a finding whose string is ``argument``
-    (``constants_declared_str``: ``declared_str`` of its file)."""
-    if argument is None or rule in (LOGGING, LOGGING_MESSAGE):
+    (``constants_declared_str``: ``declared_str`` of its file; ``family``: the family of the
+    sink called there, "" when the call is none of ours)."""
+    if rule in (LOGGING, LOGGING_MESSAGE):
         return ""
     sentences: list[str] = []
+    if rule is UNVERIFIED:
+        # One rule for every sink: its helper is the sink family's.
+        if family in _SQL_FAMILIES:
+            sentences.append(PICK)
+        elif family == SHELL.family:
+            sentences.append(SHELL_WORDS)
+    if argument is None:
+        return " ".join(sentences)
     dynamic: list[tuple[str, ast.expr]] = []
     constants: set[str] = set()
     for text, part in _dynamic(argument):
@@ -134,7 +158,7 @@ def hint(rule: Rule, argument: ast.expr | None, constants_declared_str: frozense
             f"{names} {'is a constant' if len(constants) == 1 else 'are constants'} declared "
             "str, which is never literal: annotate it Final (or LiteralString) instead."
         )
-    if rule in (SQL, NON_LITERAL):
+    if rule is SQL or (rule is NON_LITERAL and family in _SQL_FAMILIES):
         if any(_VALUE_LIST.search(text) for text, _ in dynamic):
             sentences.append(PLACEHOLDERS)
         if any(_NAME.search(text) for text, _ in dynamic):

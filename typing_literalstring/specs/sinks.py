@@ -95,8 +95,7 @@ UNVERIFIED = Rule(
     "A value of type Any reaches a LiteralString, and the checker lets it through unverified.",
     "Give the value a type where it enters the program (annotate the variable, the function's "
     "return or the JSON shape as str or a TypedDict): the checker then judges it, and the "
-    "sink's own rule says how to fix it.  A value that must be one of a few names can be chosen "
-    "from literals: typing_literalstring.sql.pick(value, ('a', 'b')).",
+    "sink's own rule says how to fix it.",
 )
 # Sink calls the checker let through without judging their text (``analysis.sink_outcomes``):
 # findings by default, where real vulnerabilities show the unjudged value is worth one.
