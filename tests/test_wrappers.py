@@ -23,7 +23,7 @@ from typing_literalstring.commands.cli import main
 DB = """\
 import sqlite3
 import subprocess
-from typing import Protocol
+from typing import List, Protocol
 
 from jinja2.sandbox import SandboxedEnvironment
 from typing_extensions import LiteralString
@@ -58,6 +58,10 @@ def shell(cmd: str, use_shell: bool = False) -> None:
 
 class Store(Protocol):
     def lookup(self, where: str) -> object: ...
+
+
+def create_index(columns: List[str]) -> None:
+    conn.execute("CREATE INDEX i ON t (" + ", ".join(columns) + ")")  # LS101
 
 
 class SqlStore:
@@ -97,6 +101,7 @@ import sys
 from db import (
     AuditedStore,
     P,
+    create_index,
     Other,
     Store,
     already,
@@ -132,6 +137,8 @@ def find(store: Store, name: str) -> object:
 
 sandboxed(user)
 AuditedStore().lookup("name = " + user)  # LS101
+create_index(["name", "email"])  # proven
+create_index(["name", user])  # LS101
 """
 
 

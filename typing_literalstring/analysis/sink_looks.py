@@ -230,12 +230,18 @@ def _wrapper_look(
     wrapper, argument = next(
         ((w, a) for w, a in given if not isinstance(a, ast.Constant)), given[0]
     )
-    if isinstance(argument, ast.Constant):
+    # A list, tuple or set display is judged by its items (`create_index(["name"])` is
+    # list[str] to the checker, though each item is a literal).
+    items = argument.elts if isinstance(argument, (ast.List, ast.Tuple, ast.Set)) else [argument]
+    if all(isinstance(i, ast.Constant) for i in items):
         return Look(
             call, wrapper.rule, wrapper.sink, argument, (), False, "", None, wrapper=wrapper
         )
     parts = [
-        inner for part in composition_parts(argument) for inner in instrumented.through_names(part)
+        inner
+        for item in items
+        for part in composition_parts(item)
+        for inner in instrumented.through_names(part)
     ]
     built = _built(argument, instrumented)
     return Look(
