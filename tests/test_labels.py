@@ -322,3 +322,85 @@ def test_the_fix_at_a_markup_sink_offers_no_sql_helper(
 def test_the_hint_is_the_sink_familys(rule: Rule, family: str, code: str, sql_helper: bool) -> None:
     said = hint(rule, ast.parse(code, mode="eval").body, frozenset(), family)
     assert ("typing_literalstring.sql" in said) is sql_helper
+
+
+# -- 4. A str appended to a list split from a literal is no finding --------------------------
+
+# beets 2.14.1, beetsplug/ipfs.py (its three LS001 tool mistakes in IMPACT.md), with the
+# counter-cases that keep their finding: a list joined into SQL, a list declared LiteralString.
+SPLIT_ARGV = """\
+import os
+import sqlite3
+import subprocess
+import tempfile
+
+from typing_extensions import LiteralString
+
+
+def command_output(cmd: list[str]) -> bytes:
+    return subprocess.run(cmd, capture_output=True, check=True).stdout
+
+
+def ipfs_add(album_dir: bytes, nocopy: bool) -> bytes:
+    if nocopy:
+        cmd = "ipfs add --nocopy -q -r".split()
+    else:
+        cmd = "ipfs add -q -r".split()
+    cmd.append(os.fsdecode(album_dir))
+    return command_output(cmd)
+
+
+def ipfs_get_from_hash(_hash: str) -> None:
+    try:
+        cmd = "ipfs get".split()
+        cmd.append(_hash)
+        command_output(cmd)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+
+
+def ipfs_publish() -> bytes:
+    with tempfile.NamedTemporaryFile() as tmp:
+        cmd = "ipfs add -q ".split()
+        cmd.insert(3, tmp.name)
+        cmd.extend([tmp.name])
+        return command_output(cmd)
+
+
+def git_log(path: str) -> None:
+    argv = "git log".split()
+    argv.append(path)
+    subprocess.run(argv)
+
+
+def joined(conn: sqlite3.Connection, column: str) -> None:
+    columns = "id name".split()
+    columns.append(column)  # LS001
+    conn.execute("SELECT " + ", ".join(columns) + " FROM t")
+
+
+def declared(path: str) -> None:
+    argv: list[LiteralString] = ["git", "log"]
+    argv.append(path)  # LS001
+    subprocess.run(argv)
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_str_put_into_a_list_split_from_a_literal_is_no_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`"ipfs get".split()` is `list[LiteralString]` to pyright and to our plugin, so
+    `cmd.append(_hash)` was LS001 (pyright's hid only behind the name `cmd`, read as the
+    standard module; `argv` showed it).  No declaration asked for literal items and the list
+    is an argument list run without a shell: no finding.  A list joined into SQL keeps it (the
+    checker then proves the joined text literal), and so does a list declared LiteralString."""
+    status, document = _check(name, _project(tmp_path, SPLIT_ARGV), capsys)
+    assert status == EXIT_FINDINGS
+    found = {(f["line"], f["rule"]) for f in document["findings"]}
+    marked = {
+        (n, line.split("  # ", 1)[1])
+        for n, line in enumerate(SPLIT_ARGV.splitlines(), 1)
+        if "  # LS" in line
+    }
+    assert found == marked
