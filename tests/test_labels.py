@@ -404,3 +404,39 @@ def test_a_str_put_into_a_list_split_from_a_literal_is_no_finding(
         if "  # LS" in line
     }
     assert found == marked
+
+
+# A local list named like a standard module (`cmd`), declared LiteralString and joined into SQL:
+# the joined text is proven literal, so the refused append is the one trace of the injection.
+LOCAL_NAMED_LIKE_A_MODULE = """\
+import sqlite3
+
+from typing_extensions import LiteralString
+
+
+def columns(conn: sqlite3.Connection, column: str) -> None:
+    cmd: list[LiteralString] = ["SELECT", "a", "FROM", "t"]
+    cmd.append(column)  # LS001
+    conn.execute(" ".join(cmd))
+
+
+def normalised(path: str | None) -> str:
+    import os
+
+    return os.path.join("/srv", path)
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_local_named_like_a_standard_module_is_no_call_of_it(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pyright names no class, so `cmd.append` was the finding's callee, and `cmd` read as the
+    standard module `cmd`, whose literal-preserving overloads are never findings: the error
+    went to the other errors.  mypy, which says "of "list"", reported it.  A module imported
+    inside a function is still the module (`os.path.join` of a `str | None` stays an other
+    error)."""
+    status, document = _check(name, _project(tmp_path, LOCAL_NAMED_LIKE_A_MODULE), capsys)
+    assert status == EXIT_FINDINGS
+    found = {(f["line"], f["rule"]) for f in document["findings"]}
+    assert found == {(8, "LS001")}

@@ -25,6 +25,7 @@ from typing_literalstring.analysis.literal_errors import (
 )
 from typing_literalstring.analysis.parsed import Parsed, sink_call_of
 from typing_literalstring.analysis.runs import Key, error_key
+from typing_literalstring.analysis.statements import all_nodes
 from typing_literalstring.analysis.suppressions import Malformed, Suppression
 from typing_literalstring.checkers import (
     Diagnostic,
@@ -270,9 +271,12 @@ def classify(
     # A call the stubs already made a sink finding of is not reported twice.
     stub_calls = {(f.path, f.line, f.column) for f in findings}
     for group in literal.values():
-        finding = _literal_finding(parsed[group[0].path], group)
-        if finding.api.split(".")[0] in stdlib.modules and not requires_literal_string(
-            stdlib.typeshed, finding.api
+        entry = parsed[group[0].path]
+        finding = _literal_finding(entry, group)
+        if (
+            finding.api.split(".")[0] in stdlib.modules
+            and not _named_by_a_local(entry, finding)
+            and not requires_literal_string(stdlib.typeshed, finding.api)
         ):
             # typeshed's literal-preserving overloads (os.path.join, str methods) take any str in
             # another overload: an error there is about something else, such as None or bytes
@@ -284,6 +288,22 @@ def classify(
             findings.append(finding)
     result.other.sort()
     return findings
+
+
+def _named_by_a_local(entry: Parsed, finding: Finding) -> bool:
+    """Whether the finding's callee is named by its text alone, through a name the file
+    neither imports nor defines at its top (`cmd.append`, with a local `cmd`): a local that
+    shares a standard module's name (`cmd`, `string`, `code`) is no call of that module."""
+    head = finding.callee.split(".")[0].strip()
+    if not finding.callee or finding.api != finding.callee or head in entry.names:
+        return False
+    # An import inside a function (`def f(): import os`) binds the module too.
+    return not any(
+        (alias.asname or alias.name.split(".")[0]) == head
+        for node in all_nodes(entry.tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    )
 
 
 # A list's methods that put an item into it: refused on a list the checker inferred to hold
