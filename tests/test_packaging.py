@@ -8,6 +8,7 @@ from email.parser import Parser
 from pathlib import Path
 
 STUBS = Path(__file__).resolve().parent.parent / "stubs"
+RULE_PAGES = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 
 def _wheel_names(wheel: Path) -> list[str]:
@@ -45,3 +46,19 @@ def test_sdist_has_sources_py_typed_and_stub_specs(dists: dict[str, Path]) -> No
     assert "typing_literalstring/py.typed" in names
     assert "pyproject.toml" in names
     assert any(name.startswith("stubs/") for name in names), names
+
+
+def test_wheel_and_sdist_carry_the_rule_pages(dists: dict[str, Path]) -> None:
+    """`typing-literalstring rule` and the SARIF help read the pages from the package
+    (report/rule_pages.py), and a wheel built from the sdist needs them in it."""
+    pages = {p.name for p in RULE_PAGES.glob("LS*.md")}
+    assert len(pages) >= 12
+    in_wheel = {
+        n.split("/_rules/", 1)[1]
+        for n in _wheel_names(dists["wheel"])
+        if n.startswith("typing_literalstring/_rules/")
+    }
+    assert pages <= in_wheel
+    sdist = _sdist_names(dists["sdist"])
+    assert {f"docs/rules/{page}" for page in pages} <= set(sdist)
+    assert "docs/schema/check-output.schema.json" in sdist

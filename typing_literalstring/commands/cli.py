@@ -13,6 +13,7 @@ from typing_literalstring.commands import EXIT_ERROR
 from typing_literalstring.commands import check as check_command
 from typing_literalstring.commands import doctor as doctor_command
 from typing_literalstring.commands import init as init_command_module
+from typing_literalstring.commands import rule as rule_command
 from typing_literalstring.commands import stubs as stubs_command
 from typing_literalstring.commands.init import DEFAULT_FOLDER
 from typing_literalstring.core import signals
@@ -190,6 +191,17 @@ def parser() -> argparse.ArgumentParser:
         "--typeshed", help="build from this typeshed folder instead of the checker's own"
     )
     stubs.set_defaults(run=stubs_command.command)
+
+    rule = commands.add_parser(
+        "rule",
+        help="show a rule's documentation page (docs/rules/LSnnn.md), or list the rules",
+        description="Print the documentation page of RULE (what it reports, why it is bad, an "
+        "example and its fix, which checkers see it), as `ruff rule` does; with --all, each "
+        "rule's id, name and summary.",
+    )
+    rule.add_argument("rule_id", nargs="?", metavar="RULE", help="a rule id, such as LS101")
+    rule.add_argument("--all", action="store_true", help="list every rule")
+    rule.set_defaults(run=rule_command.command)
     return main
 
 
