@@ -440,3 +440,17 @@ def test_a_local_named_like_a_standard_module_is_no_call_of_it(
     assert status == EXIT_FINDINGS
     found = {(f["line"], f["rule"]) for f in document["findings"]}
     assert found == {(8, "LS001")}
+
+
+def test_a_second_report_any_check_keeps_its_findings_under_mypy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--report-any` checks copies in the check's own work folder.  With the incremental cache
+    kept between checks, mypy found the unchanged copies fresh and replayed their errors under
+    the first check's paths: the second check had no LS901 (found while testing item 1)."""
+    project = _project(tmp_path, ANY_SQL["sqlite_view.py"])
+    cache = tmp_path / ".cache"
+    for _ in range(2):
+        status, document = _check("mypy", project, capsys, "--report-any", cache=cache)
+        assert [f["rule"] for f in document["findings"]] == ["LS901"]
+        assert status == EXIT_FINDINGS

@@ -6,6 +6,7 @@ Any part a plain str; a call refused only then takes it as LiteralString."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -64,6 +65,11 @@ def unverified_findings(
                 analysed[name] = found
     if not analysed:
         return []
+    # The copies sit in this check's own work folder.  mypy's kept incremental cache would
+    # find an unchanged copy fresh and replay its errors under the path of the check that
+    # cached it, which names no copy of this one: a second `check --report-any` lost every
+    # LS901.  A cache of the run's own (the counts and times are still the check's).
+    runs = replace(runs, incremental=None)
     # 1. Reveal every part, and what tells where an Any comes from.
     mirror = runs.workdir / "any-reveal"
     texts = {Path(n): unverified.reveal_copy(found, n) for n, found in analysed.items()}
