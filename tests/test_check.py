@@ -141,10 +141,56 @@ def test_sarif_output_is_valid_sarif_2_1_0(
     run = document["runs"][0]
     assert len(run["results"]) == len(_expected(VULNERABLE))
     assert {r["ruleId"] for r in run["results"]} == {"LS101", "LS201", "LS202", "LS301"}
+    # Each rule carries its page and a CodeQL-style security-severity; each result its end.
+    for rule in run["tool"]["driver"]["rules"]:
+        assert rule["help"]["markdown"].startswith(f"# {rule['id']} {rule['name']}\n")
+        float(rule["properties"]["security-severity"])
+        assert "helpUri" not in rule or rule["helpUri"].startswith("https://")
+    located = [r["locations"][0]["physicalLocation"]["region"] for r in run["results"]]
+    regions = {region["startLine"]: region for region in located}
+    # `return conn.execute(query).fetchall()`: the region is `conn.execute(query)`.
+    assert (regions[18]["startColumn"], regions[18]["endLine"], regions[18]["endColumn"]) == (
+        12,
+        18,
+        31,
+    )
+    assert all(r["endLine"] >= r["startLine"] for r in regions.values())
     # A document that breaks the schema is caught, so the validation above means something.
     document["runs"][0]["results"][0]["level"] = "catastrophic"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft4Validator(schema).validate(document)
+
+
+def test_json_output_follows_its_schema(
+    cache_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Real output, with every optional part shown, validates against the schema in docs/."""
+    _checker("pyright")
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_file = Path(__file__).resolve().parent.parent / "docs/schema/check-output.schema.json"
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    _, out, _ = _check(
+        ["--format", "json", "--show-other", "--show-unverified", "--cache-dir", str(cache_dir),
+         str(VULNERABLE)],
+        capsys,
+    )  # fmt: skip
+    document = json.loads(out)
+    validator.validate(document)
+    assert document["schema_version"] == 1
+    first = document["findings"][0]
+    assert (first["line"], first["column"], first["end_line"], first["end_column"]) == (
+        18,
+        12,
+        18,
+        31,
+    )
+    # Every rule's family is one the schema names.
+    families = set(schema["$defs"]["finding"]["properties"]["family"]["enum"])
+    assert {rule.family for rule in sinks.RULES} == families
+    document["findings"][0]["rule"] = "E501"
+    with pytest.raises(jsonschema.ValidationError):
+        validator.validate(document)
 
 
 def test_strict_profile_also_flags_fstring_messages_without_arguments(

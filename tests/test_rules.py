@@ -1,6 +1,6 @@
 """The rule pages (docs/rules/LSnnn.md): one per rule, in ruff's form, with an Example that
 `check` reports and a Use instead that it does not; `typing-literalstring rule`; what SARIF says
-of each rule."""
+of each rule; where a finding ends."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ from urllib.parse import urlparse
 
 import pytest
 
+from typing_literalstring.analysis.findings import Finding
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.commands import EXIT_ERROR, EXIT_OK
 from typing_literalstring.commands.cli import main
-from typing_literalstring.report import rule_pages
+from typing_literalstring.report import regions, rule_pages
 from typing_literalstring.specs.sinks import RULES, Rule
 
 PAGES = Path(__file__).resolve().parent.parent / "docs" / "rules"
@@ -144,3 +145,34 @@ def test_help_uri_is_absolute_or_absent(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(rule_pages, "_repository_url", lambda: "https://github.com/o/r")
     assert rule_pages.help_uri("LS101") == "https://github.com/o/r/blob/main/docs/rules/LS101.md"
     assert rule_pages.sarif_rule(RULES[1])["helpUri"] == rule_pages.help_uri("LS101")
+
+
+def _finding(path: Path, line: int, column: int, callee: str = "") -> Finding:
+    return Finding(str(path), line, column, RULES[0], "api", callee, "", ())
+
+
+def test_a_finding_ends_where_its_call_ends(tmp_path: Path) -> None:
+    app = tmp_path / "app.py"
+    app.write_text(
+        "def f(conn, q, é):\n"
+        "    return conn.execute(q).fetchall()\n"
+        "    conn.execute(\n"
+        "        q,\n"
+        "    )\n"
+        "    ('é', conn.execute(q))\n"
+        "    x = q + 'a'\n",
+        encoding="utf-8",
+    )
+    ends = regions.Ends()
+    # The call the finding names, not the call of its result that starts at the same place.
+    assert ends(_finding(app, 2, 12, "conn.execute")) == regions.End(2, 27)
+    assert ends(_finding(app, 2, 12)) == regions.End(2, 27)  # the innermost call
+    assert ends(_finding(app, 3, 5, "conn.execute")) == regions.End(5, 6)  # across lines
+    # Columns in characters or UTF-8 bytes: the end is given in the start's unit.
+    assert ends(_finding(app, 6, 11, "conn.execute")) == regions.End(6, 26)  # characters
+    assert ends(_finding(app, 6, 12, "conn.execute")) == regions.End(6, 27)  # bytes
+    assert ends(_finding(app, 7, 9)) == regions.End(7, 16)  # the largest expression there
+    assert ends(_finding(app, 7, 6)) == regions.End(7, 16)  # no expression: the statement
+    assert ends(_finding(tmp_path / "gone.py", 1, 1)) is None
+    known = Finding(str(app), 2, 12, RULES[0], "api", "", "", (), end_line=2, end_column=20)
+    assert ends(known) == regions.End(2, 20)

@@ -39,6 +39,10 @@ class Finding:
     # The project's own functions the text passes through to the sink (analysis/wrappers.py):
     # "count(table)", "run_sql(sql)", "conn.execute".
     through: tuple[str, ...] = ()
+    # Where the call (or expression) ends, when whoever makes the finding knows it; 0: the
+    # output reads it from the file (report/regions.py).  The column is the one after the end.
+    end_line: int = 0
+    end_column: int = 0
 
     @property
     def sink(self) -> str:

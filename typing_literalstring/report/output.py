@@ -18,6 +18,7 @@ from typing_literalstring.analysis.findings import (
     Unverified,
 )
 from typing_literalstring.core.project import root_relative
+from typing_literalstring.report import regions, rule_pages
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.sinks import (
     NON_LITERAL,
@@ -43,6 +44,9 @@ class Shown:
 
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# The version of the JSON format (docs/schema/check-output.schema.json): raised when a key is
+# removed or changes its meaning; new keys keep it.
+JSON_SCHEMA_VERSION = 1
 # How many unresolved module names a notice lists before "and N more".
 _SHOWN_MODULES = 5
 
@@ -270,11 +274,14 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
     return "\n".join(printable(line) for line in lines) + "\n"
 
 
-def _finding_json(finding: Finding, cwd: Path) -> dict[str, Any]:
+def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, Any]:
+    end = ends(finding)
     return {
         "path": _relative(finding.path, cwd),
         "line": finding.line,
         "column": finding.column,
+        "end_line": end.line if end else None,
+        "end_column": end.column if end else None,
         "rule": finding.rule.id,
         "rule_name": finding.rule.name,
         "family": finding.rule.family,
@@ -307,7 +314,9 @@ def _unverified_json(u: Unverified, cwd: Path) -> dict[str, Any]:
 
 def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
     show_other, warn_unused = shown.other, shown.unused_suppressions
+    ends = regions.Ends()
     document: dict[str, Any] = {
+        "schema_version": JSON_SCHEMA_VERSION,
         "tool": {"name": "typing-literalstring", "version": __version__},
         "checker": {"name": result.checker, "version": result.checker_version},
         "profile": result.profile,
@@ -317,7 +326,7 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
             "source": result.environment.source if result.environment else None,
         },
         "files": result.files,
-        "findings": [_finding_json(f, result.cwd) for f in result.findings],
+        "findings": [_finding_json(f, result.cwd, ends) for f in result.findings],
         "sink_calls": {
             "total": result.sink_calls,
             "proven": result.proven,
@@ -329,7 +338,7 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
         },
         "suppressed": [
             {
-                **_finding_json(f, result.cwd),
+                **_finding_json(f, result.cwd, ends),
                 "suppression": {"line": s.line, "rules": list(s.codes), "reason": s.reason},
             }
             for f, s in result.suppressed
@@ -338,7 +347,7 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
         if result.baseline is None
         else {
             "path": _relative(str(result.baseline), result.cwd),
-            "findings": [_finding_json(f, result.cwd) for f in result.baselined],
+            "findings": [_finding_json(f, result.cwd, ends) for f in result.baselined],
             "stale_entries": result.stale_baseline_entries,
         },
         "suppression_problems": suppression_notices(result, warn_unused),
@@ -385,17 +394,8 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
 
 def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
     warn_unused = shown.unused_suppressions
-    rules = [
-        {
-            "id": rule.id,
-            "name": rule.name,
-            "shortDescription": {"text": rule.summary},
-            "help": {"text": rule.fix},
-            "properties": {"tags": ["security", rule.family]},
-            "defaultConfiguration": {"level": "error"},
-        }
-        for rule in RULES
-    ]
+    rules = [rule_pages.sarif_rule(rule) for rule in RULES]
+    ends = regions.Ends()
     index = {rule.id: n for n, rule in enumerate(RULES)}
     baseline = (
         _relative(str(result.baseline), result.project) if result.baseline is not None else ""
@@ -432,11 +432,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
                             "uri": root_relative(f.path, result.project),
                             "uriBaseId": "%SRCROOT%",
                         },
-                        "region": {
-                            "startLine": f.line,
-                            "startColumn": f.column,
-                            "snippet": {"text": f.source},
-                        },
+                        "region": _region(f, ends(f)),
                     }
                 }
             ],
@@ -507,6 +503,15 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
         ],
     }
     return json.dumps(document, indent=2) + "\n"
+
+
+def _region(finding: Finding, end: regions.End | None) -> dict[str, Any]:
+    """A finding's SARIF region: from its start to the end of its call, with its line."""
+    region: dict[str, Any] = {"startLine": finding.line, "startColumn": finding.column}
+    if end is not None and (end.line, end.column) > (finding.line, finding.column):
+        region.update(endLine=end.line, endColumn=end.column)
+    region["snippet"] = {"text": finding.source}
+    return region
 
 
 def _unverified_note(u: Unverified, project: Path) -> dict[str, Any]:
