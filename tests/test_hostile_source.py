@@ -346,3 +346,32 @@ def test_digests_notice_a_change(tmp_path: Path) -> None:
     path.write_text("x = 2\n", "utf-8")
     assert sources.digests([path]) != before
     assert parsed.FilesChangedError.__mro__[1].__name__ == "TypingLiteralStringError"
+
+
+def test_a_file_named_from_outside_the_project_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A path outside the project the first path decides is not read, and the message says
+    why and what to do, not that it "does not parse" or is "a symbolic link"."""
+    installed_checker("pyright")
+    project, other = tmp_path / "project", tmp_path / "other"
+    project.mkdir()
+    other.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "p"\nversion = "0"\n')
+    (project / "app.py").write_text("x = 1\n")
+    (other / "tool.py").write_text("y = 2\n")
+    main(
+        [
+            "check",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            str(project / "app.py"),
+            str(other / "tool.py"),
+        ]
+    )
+    captured = capsys.readouterr()
+    err = captured.out + captured.err
+    assert "tool.py:1: not checked: outside the project at " in err
+    assert "check this file from its own project): not read" in err
+    assert "does not parse" not in err
+    assert "symbolic link" not in err

@@ -126,6 +126,14 @@ def not_read(path: Path, root: Path) -> str | None:
     try:
         target.relative_to(root.resolve())
     except ValueError:
+        try:
+            path.absolute().relative_to(root.absolute())
+        except ValueError:
+            # Named from outside the project: a file of another project, checked from there.
+            return (
+                f"outside the project at {root} (the first path given decides it; check this "
+                "file from its own project): not read"
+            )
         return f"a symbolic link out of the project (to {target}): not read"
     return None
 

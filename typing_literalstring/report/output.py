@@ -154,7 +154,7 @@ def unchecked_notice(result: CheckResult) -> str | None:
 
 def unparsable_notice(result: CheckResult) -> list[str]:
     return [
-        f"{_relative(u.path, result.cwd)}:{u.line}: not checked: it does not parse: {u.message}"
+        f"{_relative(u.path, result.cwd)}:{u.line}: not checked: {_why_not(u.message)}"
         for u in result.unparsable
     ]
 
@@ -294,6 +294,12 @@ def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, 
         "checker_messages": list(finding.messages),
         "through": list(finding.through),
     }
+
+
+def _why_not(message: str) -> str:
+    """A file not checked: it does not parse, or it was not read at all (outside the
+    project, a link out of it, a device)."""
+    return message if message.endswith("not read") else f"it does not parse: {message}"
 
 
 def _through(finding: Finding) -> str:
@@ -445,7 +451,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
     notifications: list[dict[str, Any]] = [
         {
             "level": "error",
-            "message": {"text": f"not checked: it does not parse: {u.message}"},
+            "message": {"text": f"not checked: {_why_not(u.message)}"},
             "locations": [
                 {
                     "physicalLocation": {
