@@ -389,6 +389,10 @@ def findings_apart(
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(copied.copy.text, encoding="utf-8")
         renamed[str(copy.resolve())] = copied
+    # Each check's copies sit in a new work folder: mypy's kept incremental cache would
+    # replay an unchanged copy's errors under the path of the check that cached it (as it did
+    # for --report-any's), so these runs keep no cache across checks.
+    runs = replace(runs, incremental=None)
     result = runs.run(renamed, "argv-run", [probe_stub(runs), *search], overlay)
     errors = [d for d in result.diagnostics if d.path in renamed]
     return split(errors, renamed, runs.checker.name)[1]
