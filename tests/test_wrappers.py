@@ -264,3 +264,48 @@ def test_without_the_wrapper_inference_the_callers_pass(
     lines = {f["line"] for f in document["findings"] if f["path"].endswith("views.py")}
     marked = {n for n, mark in _marks(VIEWS).items() if mark.startswith("LS")}
     assert not lines & marked, lines
+
+
+VALIDATED = """\
+import sqlite3
+import sys
+
+conn = sqlite3.connect(":memory:")
+
+
+def distinct_values(column: str) -> object:
+    if column not in ("name", "email", "city"):
+        raise SystemExit("no such column")
+    return conn.execute(f"SELECT DISTINCT {column} FROM contacts")
+
+
+def count(column: str) -> object:
+    return distinct_values(column)
+
+
+distinct_values(sys.argv[1])
+count(sys.argv[2])
+distinct_values("name")
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_function_that_checks_its_parameter_is_no_wrapper(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The corpus's sql/019 shape: the run proves the sink call literal (the checker narrows
+    `column` by `not in` a tuple of literals), so the callers are proven too, through a second
+    function as well; before, each caller was an LS101."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
+    (tmp_path / "app.py").write_text(VALIDATED, encoding="utf-8")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         str(tmp_path / "app.py")]
+    )  # fmt: skip
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert document["findings"] == []
+    assert status == 0
+    assert document["sink_calls"]["proven"] == document["sink_calls"]["total"] == 5

@@ -82,6 +82,11 @@ class Outcomes:
     # The checker's findings at calls that are no sink after all, by (line, column) span of
     # the call: a template compiled in a sandbox, markup built from escaped text.
     cleared: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=lambda: [])
+    # Where the calls proven literal are (line, column), and the findings made at calls of
+    # the project's wrappers with the wrapper each went through: a wrapper whose own call
+    # is proven (it checked its parameter) makes no finding (``drop_validated_wrappers``).
+    proven_at: list[tuple[int, int]] = field(default_factory=lambda: [])
+    through: list[tuple[Finding, Wrapper]] = field(default_factory=lambda: [])
 
     def clears(self, finding: Finding) -> bool:
         return any(a <= (finding.line, finding.column) <= b for a, b in self.cleared)
@@ -136,6 +141,7 @@ def outcomes(
             continue
         if receiver == "sink" and not any_parts:
             out.proven += 1
+            out.proven_at.append((call.lineno, call.col_offset + 1))
             continue
         finding = _finding(
             path, look, instrumented, callee_text, any_parts, receiver, untyped_functions
@@ -195,6 +201,29 @@ def _escaped(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> bool
     return False
 
 
+def drop_validated_wrappers(
+    findings: list[Finding],
+    through: Sequence[tuple[Finding, Wrapper]],
+    proven: set[tuple[str, int, int]],
+) -> tuple[list[Finding], int]:
+    """The findings without those made at calls of a wrapper whose own call to the sink (or
+    to the next wrapper) the run proved literal: the function checked its parameter against
+    literals first (``if column not in VALID_COLUMNS: raise``, which pyright narrows), so
+    nothing its callers pass reaches the sink unchecked.  Such a call is proven in turn, for
+    the wrappers of that wrapper.  And how many calls that proves."""
+    proven = set(proven)
+    dropped: set[int] = set()
+    changed = True
+    while changed:
+        changed = False
+        for finding, wrapper in through:
+            if id(finding) not in dropped and (wrapper.path, *wrapper.site) in proven:
+                dropped.add(id(finding))
+                proven.add((finding.path, finding.line, finding.column))
+                changed = True
+    return [f for f in findings if id(f) not in dropped], len(dropped)
+
+
 def _is_the_wrapper(wrapper: Wrapper, callee_type: str) -> bool:
     """Whether a revealed callee is the wrapper: its signature names the parameter (or, for
     a class, its type names the class); an Any callee may be anything."""
@@ -226,7 +255,9 @@ def _wrapper_outcome(
         callee = segment(*instrumented.encoded, look.call.func)
         finding = _finding(path, look, instrumented, callee, any_parts, "sink", untyped_functions)
         if finding is not None:
-            out.findings.append(replace(finding, hint=_annotate(wrapper), through=_via(wrapper)))
+            made = replace(finding, hint=_annotate(wrapper), through=_via(wrapper))
+            out.findings.append(made)
+            out.through.append((made, wrapper))
         else:
             detail = instrumented.explain(any_parts)
             out.unverified.append(_unverified(path, look, callee, "value-any", detail))
@@ -240,6 +271,7 @@ def _wrapper_outcome(
     ]
     if not open_parts:
         out.proven += 1
+        out.proven_at.append((look.call.lineno, look.call.col_offset + 1))
         return
     data, offsets = instrumented.encoded
     composed = [p for p in open_parts if not isinstance(p, ast.Name) or p is look.argument]
@@ -252,11 +284,11 @@ def _wrapper_outcome(
         f"through the project's own {' -> '.join(wrapper.chain)} ({wrapper.where})",
         api=f"{wrapper.sink}, through {wrapper.name}",
     )
-    out.findings.append(
-        replace(
-            finding, parameter=wrapper.parameter, hint=_annotate(wrapper), through=_via(wrapper)
-        )
+    made = replace(
+        finding, parameter=wrapper.parameter, hint=_annotate(wrapper), through=_via(wrapper)
     )
+    out.findings.append(made)
+    out.through.append((made, wrapper))
 
 
 def _via(wrapper: Wrapper) -> tuple[str, ...]:
@@ -562,6 +594,7 @@ def untyped_functions(trees: Iterable[ast.Module]) -> frozenset[str]:
 
 __all__ = [
     "Outcomes",
+    "drop_validated_wrappers",
     "first_parameter",
     "outcomes",
     "untyped_functions",

@@ -72,6 +72,10 @@ class Wrapper:
     shell_position: int | None = None
     shell_default: bool = False
     owner: str = ""  # the class a method is defined in
+    # The call in the function the parameter goes on through (line, column): when the run
+    # proves that call literal (the function checked its parameter against literals), the
+    # function is no wrapper after all.
+    site: tuple[int, int] = (0, 0)
 
     @property
     def where(self) -> str:
@@ -291,6 +295,7 @@ def _wrappers_of(function: _Function, known: Wrappers) -> Iterator[Wrapper]:
                     shell_position,
                     shell_default,
                     function.cls.name if function.cls is not None else "",
+                    (call.lineno, call.col_offset + 1),
                 )
 
 

@@ -42,6 +42,7 @@ from typing_literalstring.analysis.parsed import Parsed, parse_all, refuse_chang
 from typing_literalstring.analysis.report_any import unverified_findings
 from typing_literalstring.analysis.runs import Runs, errors_in
 from typing_literalstring.analysis.stub_errors import judge, refuse_plugin_failures
+from typing_literalstring.analysis.wrappers import Wrapper
 from typing_literalstring.checkers import (
     Checker,
     Mypy,
@@ -239,6 +240,8 @@ def _sink_outcomes(
     are worth join its findings.  The places of those findings."""
     untyped = sink_outcomes.untyped_functions(entry.tree for entry in parsed.values())
     added: list[Finding] = []
+    proven: set[tuple[str, int, int]] = set()
+    through: list[tuple[Finding, Wrapper]] = []
     for path, copied in sorted(probed.items()):
         if path not in parsed or not copied.looks or copied.tagged is None:
             continue
@@ -252,6 +255,12 @@ def _sink_outcomes(
         result.proven += out.proven
         result.unverified += out.unverified
         added += out.findings
+        proven |= {(path, line, column) for line, column in out.proven_at}
+        through += out.through
+    # A wrapper whose own call is proven literal checked its parameter: its callers' calls are
+    # proven too.
+    added, validated = sink_outcomes.drop_validated_wrappers(added, through, proven)
+    result.proven += validated
     result.findings = sorted_findings(result.findings + added)
     return {(f.path, f.line) for f in added}
 
