@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from typing_literalstring.checkers import CHECKERS
+from tests.checking import check_project
 from typing_literalstring.commands import EXIT_FINDINGS
-from typing_literalstring.commands.cli import main
 
 # haystack-ai 2.3.1 and llama-cpp-python 0.2.72 fixed template injection (CVE-2024-41950,
 # CVE-2024-34359) by compiling on Jinja2's sandboxes, which inherit Environment.from_string;
@@ -73,17 +70,8 @@ def test_sandboxes_and_escaped_markup_are_no_sinks_and_templates_are_ls401(
     unsandboxed template and the raw header keep theirs, under the family's rule (mypy's
     ``from_string`` and ``Template`` errors were LS001: its message writes our
     ``nodes.Template`` without the module)."""
-    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
-    if not checker.is_installed():
-        pytest.skip(f"{checker.name} is not installed")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
-    (tmp_path / "app.py").write_text(PROGRAM, encoding="utf-8")
-    status = main(
-        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
-         str(tmp_path / "app.py")]
-    )  # fmt: skip
+    status, document = check_project(name, tmp_path, {"app.py": PROGRAM}, capsys)
     assert status == EXIT_FINDINGS
-    document: dict[str, Any] = json.loads(capsys.readouterr().out)
     found = {(f["line"], f["rule"]) for f in document["findings"]}
     marked = {
         (n, line.split("  # ", 1)[1])

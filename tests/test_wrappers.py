@@ -5,16 +5,14 @@ sits at the call that passes a non-literal value and shows the chain."""
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.checking import check_project
 from typing_literalstring.analysis import wrappers
-from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
+from typing_literalstring.checkers import COMMAND_CHECKERS
 from typing_literalstring.commands import EXIT_FINDINGS
-from typing_literalstring.commands.cli import main
 
 # The wrappers, in the shapes of the real code in benchmarks/cves and issue 27: an untyped
 # helper, a helper typed str, a method building its text, a shell helper whose shell= is a
@@ -187,29 +185,16 @@ def test_a_call_without_the_shell_is_no_shell_wrapper_call() -> None:
         assert shell.shell_given(_call(given)), given
 
 
-def _check(name: str, folder: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
-    if not checker.is_installed():
-        pytest.skip(f"{checker.name} is not installed")
-    status = main(
-        ["check", "--checker", name, "--format", "json", "--cache-dir", str(folder / "cache"),
-         "--show-unverified", str(folder / "db.py"), str(folder / "views.py")]
-    )  # fmt: skip
-    assert status == EXIT_FINDINGS
-    document: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return document
-
-
 @pytest.mark.parametrize("name", COMMAND_CHECKERS)
 def test_a_wrapper_call_is_judged_at_its_caller(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Each marked line gets its rule or outcome with every checker; no other line has a
     finding (``Other().lookup(user)`` shares the wrapper's name, not its parameter)."""
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
-    (tmp_path / "db.py").write_text(DB, encoding="utf-8")
-    (tmp_path / "views.py").write_text(VIEWS, encoding="utf-8")
-    document = _check(name, tmp_path, capsys)
+    status, document = check_project(
+        name, tmp_path, {"db.py": DB, "views.py": VIEWS}, capsys, "--show-unverified"
+    )
+    assert status == EXIT_FINDINGS
     for file, text in (("db.py", DB), ("views.py", VIEWS)):
         rules = {f["line"]: f["rule"] for f in document["findings"] if f["path"].endswith(file)}
         unverified = {
@@ -257,10 +242,7 @@ def test_without_the_wrapper_inference_the_callers_pass(
         return {}
 
     monkeypatch.setattr(wrappers, "infer", nothing)
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
-    (tmp_path / "db.py").write_text(DB, encoding="utf-8")
-    (tmp_path / "views.py").write_text(VIEWS, encoding="utf-8")
-    document = _check("pyright", tmp_path, capsys)
+    _, document = check_project("pyright", tmp_path, {"db.py": DB, "views.py": VIEWS}, capsys)
     lines = {f["line"] for f in document["findings"] if f["path"].endswith("views.py")}
     marked = {n for n, mark in _marks(VIEWS).items() if mark.startswith("LS")}
     assert not lines & marked, lines
@@ -296,16 +278,7 @@ def test_a_function_that_checks_its_parameter_is_no_wrapper(
     """The corpus's sql/019 shape: the run proves the sink call literal (the checker narrows
     `column` by `not in` a tuple of literals), so the callers are proven too, through a second
     function as well; before, each caller was an LS101."""
-    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
-    if not checker.is_installed():
-        pytest.skip(f"{checker.name} is not installed")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
-    (tmp_path / "app.py").write_text(VALIDATED, encoding="utf-8")
-    status = main(
-        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
-         str(tmp_path / "app.py")]
-    )  # fmt: skip
-    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    status, document = check_project(name, tmp_path, {"app.py": VALIDATED}, capsys)
     assert document["findings"] == []
     assert status == 0
     assert document["sink_calls"]["proven"] == document["sink_calls"]["total"] == 5

@@ -25,16 +25,13 @@ from typing_literalstring.analysis.unverified import (
     origin_nodes,
     same_expression,
 )
-from typing_literalstring.analysis.wrappers import TEXT_KEYWORDS, Wrapper, Wrappers
+from typing_literalstring.analysis.wrappers import FAMILIES, TEXT_KEYWORDS, Wrapper, Wrappers
 from typing_literalstring.core.source_edits import byte_offsets, segment
 from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
 from typing_literalstring.specs.sinks import (
-    MARKUP,
     SHELL,
     SINK_NAMES,
-    SQL,
     SUBPROCESS_FUNCTIONS,
-    TEMPLATE,
     Rule,
     callee_name,
 )
@@ -48,7 +45,6 @@ _STDLIB_SHELL = frozenset(
 # Functions given their command with `shell=`: the others take it as their first argument.
 _SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
 
-_FAMILIES = (SQL, SHELL, TEMPLATE, MARKUP)
 # The template sinks called on an environment, which may be one of Jinja2's sandboxes: the
 # standard fix for template injection, which inherits our tightened Environment.from_string.
 COMPILED_ON_AN_ENVIRONMENT = frozenset(("from_string",))
@@ -159,7 +155,7 @@ def looks(
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
         name = callee_name(call.func)
-        if name not in SINK_NAMES or SINK_NAMES[name][0] not in _FAMILIES:
+        if name not in SINK_NAMES or SINK_NAMES[name][0] not in FAMILIES:
             look = _wrapper_look(call, (wrappers or {}).get(name or "", ()), instrumented)
             if look is not None:
                 found.append(

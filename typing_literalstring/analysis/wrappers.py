@@ -45,7 +45,8 @@ from typing_literalstring.specs.sinks import (
     callee_name,
 )
 
-_FAMILIES = (SQL, SHELL, TEMPLATE, MARKUP)
+# The sink families whose calls get an outcome (logging's are left to the checker).
+FAMILIES = (SQL, SHELL, TEMPLATE, MARKUP)
 # The names a sink's text is passed by, when it is passed by name.
 TEXT_KEYWORDS = ("sql", "query", "operation", "statement", "source", "args", "cmd", "command")
 _SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
@@ -196,7 +197,7 @@ def _names_called(calls: Sequence[ast.Call], cls: ast.ClassDef | None) -> frozen
     return frozenset(n for n in names if n is not None)
 
 
-_SINKS = frozenset(n for n, (rule, _) in SINK_NAMES.items() if rule in _FAMILIES)
+_SINKS = frozenset(n for n, (rule, _) in SINK_NAMES.items() if rule in FAMILIES)
 
 
 def infer(modules: Mapping[str, ast.Module]) -> dict[str, list[Wrapper]]:
@@ -362,7 +363,7 @@ def _targets(
         shown = _shown(call) if name == callee_name(call.func) else name
         if (
             name in SINK_NAMES
-            and SINK_NAMES[name][0] in _FAMILIES
+            and SINK_NAMES[name][0] in FAMILIES
             and name != "extra"
             and not _on_a_sandbox(call, function)
         ):
@@ -515,4 +516,4 @@ def _pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
     return _PATTERNS[names]
 
 
-__all__ = ["TEXT_KEYWORDS", "Wrapper", "Wrappers", "calling", "infer"]
+__all__ = ["FAMILIES", "TEXT_KEYWORDS", "Wrapper", "Wrappers", "calling", "infer"]

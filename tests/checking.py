@@ -1,0 +1,36 @@
+"""A small project written for a test and checked as a user would: `check --format json`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from typing_literalstring.checkers import CHECKERS
+from typing_literalstring.commands.cli import main
+
+
+def check_project(
+    name: str,
+    folder: Path,
+    files: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+    *options: str,
+) -> tuple[int, dict[str, Any]]:
+    """``files`` (name -> text) written into ``folder`` beside a pyproject.toml, checked with
+    the checker ``name`` ("mypy" runs with our plugin); its exit status and JSON document.
+    Skips the test when the checker is not installed."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    (folder / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
+    for file, text in files.items():
+        (folder / file).write_text(text, encoding="utf-8")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(folder / "cache"),
+         *options, *(str(folder / file) for file in files)]
+    )  # fmt: skip
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return status, document
