@@ -79,3 +79,40 @@ def test_sandboxes_and_escaped_markup_are_no_sinks_and_templates_are_ls401(
         if "  # LS" in line
     }
     assert found == marked
+
+
+# Jinja2 3.0's jinja2.Markup, in its shape: a subclass of markupsafe.Markup whose __new__ is
+# unannotated, so our tightened parameter does not reach it: mypy reads it Any, and pyright
+# gives an unannotated override's parameter the base's type when their names agree (Jinja2
+# 3.0.3 and MarkupSafe 2.1.5 both say `base`; the MarkupSafe installed here says `object`).
+SUBCLASS = """\
+import markupsafe
+
+
+class Markup(markupsafe.Markup):
+    def __new__(cls, object="", encoding=None, errors="strict"):
+        return super().__new__(cls, object, encoding, errors)
+
+
+def page(user: str) -> None:
+    Markup("<b>hello</b>")
+    Markup("<b>" + "hello" + "</b>")
+    Markup(user)  # LS402
+    Markup("<b>%s</b>" % user)  # LS402
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_subclass_overriding_a_tightened_constructor_untyped_stays_a_sink(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, mypy counted `Markup(user)` proven (its reveal read `type[Markup]`)."""
+    status, document = check_project(name, tmp_path, {"app.py": SUBCLASS}, capsys)
+    assert status == EXIT_FINDINGS
+    found = {(f["line"], f["rule"]) for f in document["findings"]}
+    marked = {
+        (n, line.split("  # ", 1)[1])
+        for n, line in enumerate(SUBCLASS.splitlines(), 1)
+        if "  # LS" in line
+    }
+    assert found == marked

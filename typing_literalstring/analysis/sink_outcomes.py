@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from typing_literalstring.analysis.findings import Finding, Unverified, source_line
+from typing_literalstring.analysis.own_sinks import tightened_parameters
 from typing_literalstring.analysis.sink_looks import Look, is_composition
 from typing_literalstring.analysis.statements import all_statements
 from typing_literalstring.analysis.unverified import (
@@ -139,6 +140,9 @@ def outcomes(
         if listed is not None:
             out.findings.append(listed)
             continue
+        if receiver == "inherits":
+            _inherited_outcome(out, path, look, instrumented, any_parts, untyped_functions)
+            continue
         if receiver == "sink" and not any_parts:
             out.proven += 1
             out.proven_at.append((call.lineno, call.col_offset + 1))
@@ -159,6 +163,11 @@ def outcomes(
     return out
 
 
+# The sinks that are classes (their constructor is tightened): a subclass that overrides it
+# untyped is still one.
+_CONSTRUCTED = frozenset(
+    t.owner for t in tightened_parameters() if t.function in ("__init__", "__new__") and t.owner
+)
 # Jinja2's sandboxes, as each checker writes their type.
 _SANDBOX = re.compile(r"\b(?:Immutable)?SandboxedEnvironment\b")
 # The functions whose result is escaped HTML (Django, MarkupSafe, the standard library).
@@ -291,6 +300,49 @@ def _wrapper_outcome(
     out.through.append((made, wrapper))
 
 
+def _inherited_outcome(
+    out: Outcomes,
+    path: str,
+    look: Look,
+    instrumented: Instrumented,
+    any_parts: Sequence[ast.expr],
+    untyped_functions: frozenset[str],
+) -> None:
+    """A call of a subclass of a tightened class whose constructor it overrides untyped: its
+    text is judged as the base's would be (what pyright does with the override's parameter)."""
+    callee = segment(*instrumented.encoded, look.call.func)
+    if any_parts:
+        finding = _finding(path, look, instrumented, callee, any_parts, "sink", untyped_functions)
+        if finding is not None:
+            out.findings.append(finding)
+        else:
+            detail = instrumented.explain(any_parts)
+            out.unverified.append(_unverified(path, look, callee, "value-any", detail))
+        return
+    open_parts = [
+        p
+        for p in look.parts
+        if not _LITERAL.match(instrumented.type_of(p) or "Any")
+        and not _literal_in_view(p, instrumented)
+    ]
+    if not open_parts:
+        out.proven += 1
+        out.proven_at.append((look.call.lineno, look.call.col_offset + 1))
+        return
+    data, offsets = instrumented.encoded
+    out.findings.append(
+        _make(
+            path,
+            look,
+            instrumented,
+            look.rule,
+            f"{_named(data, offsets, open_parts, instrumented)} reaches `{callee}`, which "
+            f"overrides the constructor of {look.api} without annotations, so the checker "
+            "lets any str through",
+        )
+    )
+
+
 def _via(wrapper: Wrapper) -> tuple[str, ...]:
     return (*wrapper.chain[:-1], f"{wrapper.chain[-1]} ({wrapper.sink})")
 
@@ -350,6 +402,14 @@ def _receiver_kind(look: Look, callee_type: str | None) -> str:
         for m in members(callee_type.strip())
     ]
     if firsts and all(f in ("str", "str | None", "Any", "Unknown") for f in firsts):
+        # A class named like one whose constructor we tighten, its first parameter left
+        # untyped: a subclass overriding it without annotations (Jinja2 3.0's
+        # `jinja2.Markup(base="")` over markupsafe.Markup), which pyright gives the base's
+        # type and mypy leaves Any.  Its text is judged as the base's would be.
+        if callee_name(look.call.func) in _CONSTRUCTED and all(
+            f in ("Any", "Unknown") for f in firsts
+        ):
+            return "inherits"
         return "str"
     return "sink"
 
@@ -390,7 +450,8 @@ def first_parameter(signature: str) -> str | None:
         elif depth == 0 and char in ",)]":
             parameter = signature[begin:index].strip()
             name, colon, annotation = parameter.partition(": ")
-            return (annotation if colon else name).split(" = ")[0].strip() or None
+            # A default: `sql: str = ...` (pyright), `base: Any =` (mypy writes no value).
+            return (annotation if colon else name).split(" =")[0].strip() or None
     return None
 
 

@@ -51,6 +51,10 @@ def _shown(t: Type, value: Expression, ctx: FunctionContext) -> str:
         else []
     )
     shown = describe(t, checker.options)
+    if isinstance(proper, CallableType) and proper.is_type_obj():
+        # A class: its constructor's signature (mypy writes `type[Markup]`), so that a subclass
+        # overriding a tightened constructor untyped shows its `Any` parameter.
+        shown = str(proper)
     # mypy writes a signature without its parameters' names (`Callable[[Any], Any]`), and
     # the project's own sink wrappers are told apart by them (analysis/wrappers.py).
     names = [n for item in items for n in item.arg_names if n]
