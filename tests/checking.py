@@ -34,3 +34,17 @@ def check_project(
     )  # fmt: skip
     document: dict[str, Any] = json.loads(capsys.readouterr().out)
     return status, document
+
+
+def marked_rules(text: str) -> set[tuple[int, str]]:
+    """(line, rule) of each line of a test program that ends with `  # LSnnn`."""
+    return {
+        (n, line.split("  # ", 1)[1])
+        for n, line in enumerate(text.splitlines(), 1)
+        if "  # LS" in line
+    }
+
+
+def found_rules(document: dict[str, Any]) -> set[tuple[int, str]]:
+    """(line, rule) of each finding of a `check --format json` document."""
+    return {(f["line"], f["rule"]) for f in document["findings"]}

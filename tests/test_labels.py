@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.checking import found_rules, marked_rules
 from typing_literalstring.analysis.fix_hints import hint
 from typing_literalstring.analysis.literal_errors import is_about_literal_string
 from typing_literalstring.checkers import CHECKERS, Diagnostic
@@ -397,13 +398,7 @@ def test_a_str_put_into_a_list_split_from_a_literal_is_no_finding(
     checker then proves the joined text literal), and so does a list declared LiteralString."""
     status, document = _check(name, _project(tmp_path, SPLIT_ARGV), capsys)
     assert status == EXIT_FINDINGS
-    found = {(f["line"], f["rule"]) for f in document["findings"]}
-    marked = {
-        (n, line.split("  # ", 1)[1])
-        for n, line in enumerate(SPLIT_ARGV.splitlines(), 1)
-        if "  # LS" in line
-    }
-    assert found == marked
+    assert found_rules(document) == marked_rules(SPLIT_ARGV)
 
 
 # A local list named like a standard module (`cmd`), declared LiteralString and joined into SQL:

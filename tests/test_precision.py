@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.checking import check_project
+from tests.checking import check_project, found_rules, marked_rules
 from typing_literalstring.commands import EXIT_FINDINGS
 
 # haystack-ai 2.3.1 and llama-cpp-python 0.2.72 fixed template injection (CVE-2024-41950,
@@ -72,13 +72,7 @@ def test_sandboxes_and_escaped_markup_are_no_sinks_and_templates_are_ls401(
     ``nodes.Template`` without the module)."""
     status, document = check_project(name, tmp_path, {"app.py": PROGRAM}, capsys)
     assert status == EXIT_FINDINGS
-    found = {(f["line"], f["rule"]) for f in document["findings"]}
-    marked = {
-        (n, line.split("  # ", 1)[1])
-        for n, line in enumerate(PROGRAM.splitlines(), 1)
-        if "  # LS" in line
-    }
-    assert found == marked
+    assert found_rules(document) == marked_rules(PROGRAM)
 
 
 # Jinja2 3.0's jinja2.Markup, in its shape: a subclass of markupsafe.Markup whose __new__ is
@@ -109,10 +103,4 @@ def test_a_subclass_overriding_a_tightened_constructor_untyped_stays_a_sink(
     """Before, mypy counted `Markup(user)` proven (its reveal read `type[Markup]`)."""
     status, document = check_project(name, tmp_path, {"app.py": SUBCLASS}, capsys)
     assert status == EXIT_FINDINGS
-    found = {(f["line"], f["rule"]) for f in document["findings"]}
-    marked = {
-        (n, line.split("  # ", 1)[1])
-        for n, line in enumerate(SUBCLASS.splitlines(), 1)
-        if "  # LS" in line
-    }
-    assert found == marked
+    assert found_rules(document) == marked_rules(SUBCLASS)

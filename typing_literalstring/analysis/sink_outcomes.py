@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from typing_literalstring.analysis.findings import Finding, Unverified, source_line
 from typing_literalstring.analysis.own_sinks import tightened_parameters
@@ -248,6 +248,40 @@ def _is_the_wrapper(wrapper: Wrapper, callee_type: str) -> bool:
     )
 
 
+def _open_parts(
+    out: Outcomes,
+    path: str,
+    look: Look,
+    instrumented: Instrumented,
+    any_parts: Sequence[ast.expr],
+    untyped_functions: frozenset[str],
+    made: Callable[[Finding], Finding],
+) -> list[ast.expr]:
+    """For a call whose sink the checker does not judge itself (a wrapper, an untyped
+    override): with an Any part, its LS902/LS903 finding (through ``made``) or its unverified
+    entry; with literal parts only, proven.  The non-literal parts left to report, else []."""
+    if any_parts:
+        callee = segment(*instrumented.encoded, look.call.func)
+        finding = _finding(path, look, instrumented, callee, any_parts, "sink", untyped_functions)
+        if finding is not None:
+            out.findings.append(made(finding))
+        else:
+            detail = instrumented.explain(any_parts)
+            out.unverified.append(_unverified(path, look, callee, "value-any", detail))
+        return []
+    open_parts = [
+        p
+        for p in look.parts
+        if not _LITERAL.match(instrumented.type_of(p) or "Any")
+        and not _NUMBER.match(instrumented.type_of(p) or "Any")
+        and not _literal_in_view(p, instrumented)
+    ]
+    if not open_parts:
+        out.proven += 1
+        out.proven_at.append((look.call.lineno, look.call.col_offset + 1))
+    return open_parts
+
+
 def _wrapper_outcome(
     out: Outcomes,
     path: str,
@@ -260,27 +294,14 @@ def _wrapper_outcome(
     is not (the sink's family's rule, with the chain), an LS902/LS903 or unverified when Any."""
     wrapper = look.wrapper
     assert wrapper is not None
-    if any_parts:
-        callee = segment(*instrumented.encoded, look.call.func)
-        finding = _finding(path, look, instrumented, callee, any_parts, "sink", untyped_functions)
-        if finding is not None:
-            made = replace(finding, hint=_annotate(wrapper), through=_via(wrapper))
-            out.findings.append(made)
-            out.through.append((made, wrapper))
-        else:
-            detail = instrumented.explain(any_parts)
-            out.unverified.append(_unverified(path, look, callee, "value-any", detail))
-        return
-    open_parts = [
-        p
-        for p in look.parts
-        if not _LITERAL.match(instrumented.type_of(p) or "Any")
-        and not _NUMBER.match(instrumented.type_of(p) or "Any")
-        and not _literal_in_view(p, instrumented)
-    ]
+
+    def made(finding: Finding) -> Finding:
+        found = replace(finding, hint=_annotate(wrapper), through=_via(wrapper))
+        out.through.append((found, wrapper))
+        return found
+
+    open_parts = _open_parts(out, path, look, instrumented, any_parts, untyped_functions, made)
     if not open_parts:
-        out.proven += 1
-        out.proven_at.append((look.call.lineno, look.call.col_offset + 1))
         return
     data, offsets = instrumented.encoded
     composed = [p for p in open_parts if not isinstance(p, ast.Name) or p is look.argument]
@@ -293,11 +314,7 @@ def _wrapper_outcome(
         f"through the project's own {' -> '.join(wrapper.chain)} ({wrapper.where})",
         api=f"{wrapper.sink}, through {wrapper.name}",
     )
-    made = replace(
-        finding, parameter=wrapper.parameter, hint=_annotate(wrapper), through=_via(wrapper)
-    )
-    out.findings.append(made)
-    out.through.append((made, wrapper))
+    out.findings.append(made(replace(finding, parameter=wrapper.parameter)))
 
 
 def _inherited_outcome(
@@ -310,26 +327,13 @@ def _inherited_outcome(
 ) -> None:
     """A call of a subclass of a tightened class whose constructor it overrides untyped: its
     text is judged as the base's would be (what pyright does with the override's parameter)."""
-    callee = segment(*instrumented.encoded, look.call.func)
-    if any_parts:
-        finding = _finding(path, look, instrumented, callee, any_parts, "sink", untyped_functions)
-        if finding is not None:
-            out.findings.append(finding)
-        else:
-            detail = instrumented.explain(any_parts)
-            out.unverified.append(_unverified(path, look, callee, "value-any", detail))
-        return
-    open_parts = [
-        p
-        for p in look.parts
-        if not _LITERAL.match(instrumented.type_of(p) or "Any")
-        and not _literal_in_view(p, instrumented)
-    ]
+    open_parts = _open_parts(
+        out, path, look, instrumented, any_parts, untyped_functions, lambda f: f
+    )
     if not open_parts:
-        out.proven += 1
-        out.proven_at.append((look.call.lineno, look.call.col_offset + 1))
         return
     data, offsets = instrumented.encoded
+    callee = segment(data, offsets, look.call.func)
     out.findings.append(
         _make(
             path,
