@@ -65,3 +65,19 @@ def pretend_sites(monkeypatch: pytest.MonkeyPatch, sites: list[Path]) -> None:
         return sites
 
     monkeypatch.setattr(thirdparty, "site_packages", site_packages)
+
+
+def with_mogrify_renamed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Only a copy of types-PyMySQL installed, with `Cursor.mogrify` renamed: as if a new
+    release had dropped what our specification tightens."""
+    site = site_with_an_edited_stub(
+        tmp_path / "site", "pymysql-stubs", "cursors.pyi", "def mogrify(", "def render("
+    )
+    pretend_sites(monkeypatch, [site])  # nothing else installed: quick
+
+
+def assert_failed_as_stale(raised: pytest.ExceptionInfo[BaseException]) -> None:
+    """The test failed (not skipped) saying why the PyMySQL specification no longer applies."""
+    assert raised.errisinstance(pytest.fail.Exception), f"skipped: {raised.value}"
+    assert "the specification no longer applies" in str(raised.value)
+    assert "Cursor.mogrify is not defined" in str(raised.value)

@@ -13,10 +13,11 @@ import pytest
 from scripts.regression.markers import read_markers
 from scripts.regression.matrix import MISSING, Outcome, run_third_party, third_party_case_files
 from tests.installed import (
+    assert_failed_as_stale,
     installed_checker,
     pretend_sites,
     require_tightened,
-    site_with_an_edited_stub,
+    with_mogrify_renamed,
 )
 from typing_literalstring.checkers import CHECKERS, Checker
 from typing_literalstring.core.errors import TypingLiteralStringError
@@ -94,15 +95,10 @@ def test_a_specification_that_no_longer_applies_fails_the_cases(
     """types-PyMySQL renaming `Cursor.mogrify`: its stub package is installed, so the cases
     fail with the reason rather than skip as if an extra were missing."""
     checker = installed_checker("pyright")  # its typeshed makes the stdlib overlay
-    site = site_with_an_edited_stub(
-        tmp_path / "site", "pymysql-stubs", "cursors.pyi", "def mogrify(", "def render("
-    )
-    pretend_sites(monkeypatch, [site])  # nothing else installed: quick
+    with_mogrify_renamed(monkeypatch, tmp_path)
     with pytest.raises((pytest.fail.Exception, pytest.skip.Exception)) as raised:
         _outcome(checker, _pymysql_cases())
-    assert raised.errisinstance(pytest.fail.Exception), f"skipped: {raised.value}"
-    assert "the specification no longer applies" in str(raised.value)
-    assert "Cursor.mogrify is not defined" in str(raised.value)
+    assert_failed_as_stale(raised)
 
 
 def test_a_package_missing_here_skips_the_cases(

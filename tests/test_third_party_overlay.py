@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.installed import pretend_sites, require_tightened, site_with_an_edited_stub
+from tests.installed import (
+    assert_failed_as_stale,
+    pretend_sites,
+    require_tightened,
+    with_mogrify_renamed,
+)
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.specs import thirdparty
 
@@ -119,15 +124,10 @@ def test_a_specification_that_no_longer_applies_fails_the_copies(
 ) -> None:
     """types-PyMySQL renaming `Cursor.mogrify`: its stub package is installed, so a test of
     its copy fails with the reason rather than skip as if the stub package were missing."""
-    site = site_with_an_edited_stub(
-        tmp_path / "site", "pymysql-stubs", "cursors.pyi", "def mogrify(", "def render("
-    )
-    pretend_sites(monkeypatch, [site])  # nothing else installed: quick
+    with_mogrify_renamed(monkeypatch, tmp_path)
     with pytest.raises((pytest.fail.Exception, pytest.skip.Exception)) as raised:
         _tightened("pymysql", tmp_path)
-    assert raised.errisinstance(pytest.fail.Exception), f"skipped: {raised.value}"
-    assert "the specification no longer applies" in str(raised.value)
-    assert "Cursor.mogrify is not defined" in str(raised.value)
+    assert_failed_as_stale(raised)
 
 
 def test_a_stub_package_missing_here_skips_the_copies(
