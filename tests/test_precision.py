@@ -104,3 +104,27 @@ def test_a_subclass_overriding_a_tightened_constructor_untyped_stays_a_sink(
     status, document = check_project(name, tmp_path, {"app.py": SUBCLASS}, capsys)
     assert status == EXIT_FINDINGS
     assert found_rules(document) == marked_rules(SUBCLASS)
+
+
+# A project's own Environment subclass named like Jinja2's sandbox sandboxes nothing: its
+# from_string keeps its finding, and a function compiling on it stays a wrapper.
+FAKE_SANDBOX = """\
+import jinja2
+
+
+class SandboxedEnvironment(jinja2.Environment):
+    pass
+
+
+def render(template: str) -> jinja2.Template:
+    return SandboxedEnvironment().from_string(template)  # LS401
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_class_only_named_like_a_sandbox_clears_nothing(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, document = check_project(name, tmp_path, {"app.py": FAKE_SANDBOX}, capsys)
+    assert status == EXIT_FINDINGS
+    assert found_rules(document) == marked_rules(FAKE_SANDBOX)

@@ -41,7 +41,7 @@ from typing_literalstring.analysis.unverified import (
     is_any,
     members,
 )
-from typing_literalstring.analysis.wrappers import Wrapper
+from typing_literalstring.analysis.wrappers import Wrapper, imports_a_sandbox
 from typing_literalstring.core.source_edits import segment
 from typing_literalstring.specs.sinks import (
     MARKUP,
@@ -185,7 +185,11 @@ def _no_sink_after_all(look: Look, instrumented: Instrumented) -> bool:
     ``mark_safe("<br> " + ", <br>".join(escape(header).split(",")))``)."""
     if look.receiver is not None:
         revealed = instrumented.type_of(look.receiver) or ""
-        if _SANDBOX.search(revealed) and not is_any(revealed):
+        if (
+            _SANDBOX.search(revealed)
+            and not is_any(revealed)
+            and imports_a_sandbox(instrumented.tree)
+        ):
             return True
     if look.rule is MARKUP and look.built:
         return all(_escaped(p, instrumented) for p in composition_parts(look.argument))

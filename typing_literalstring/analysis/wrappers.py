@@ -130,6 +130,7 @@ class _Function:
     calls: tuple[ast.Call, ...]
     scopes: Mapping[int, Sequence[Scope]]
     called: frozenset[str]  # every name its calls may call by (``_called_names``)
+    sandboxes: bool = False  # its module imports Jinja2's sandbox module
 
     @property
     def skipped(self) -> int:
@@ -170,11 +171,12 @@ def _find_functions(path: str, tree: ast.Module) -> Iterator[_Function]:
         for item in node.body
     }
     owned = _calls_by_function(tree)
+    sandboxes = imports_a_sandbox(tree)
     for node in all_statements(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(node) in owned:
             calls = tuple(owned[id(node)])
             cls = classes.get(id(node))
-            yield _Function(node, cls, path, calls, scopes, _names_called(calls, cls))
+            yield _Function(node, cls, path, calls, scopes, _names_called(calls, cls), sandboxes)
 
 
 def _calls_by_function(tree: ast.Module) -> dict[int, list[ast.Call]]:
@@ -437,11 +439,22 @@ def _targets(
 _SANDBOX = re.compile(r"(?:Immutable)?SandboxedEnvironment$")
 
 
+def imports_a_sandbox(tree: ast.Module) -> bool:
+    """Whether a module imports Jinja2's sandbox module: a class only named
+    SandboxedEnvironment (a project's own subclass of Environment, sandboxing nothing) must
+    not clear a finding."""
+    return any(
+        (isinstance(node, ast.ImportFrom) and node.module == "jinja2.sandbox")
+        or (isinstance(node, ast.Import) and any(a.name == "jinja2.sandbox" for a in node.names))
+        for node in all_statements(tree)
+    )
+
+
 def _on_a_sandbox(call: ast.Call, function: _Function) -> bool:
     """Whether a template is compiled on one of Jinja2's sandboxes made in view
     (``SandboxedEnvironment().from_string(t)``, ``env = SandboxedEnvironment()`` first): no
     sink, as ``sink_outcomes`` finds in the run for the call itself (haystack-ai 2.3.1)."""
-    if not isinstance(call.func, ast.Attribute):
+    if not isinstance(call.func, ast.Attribute) or not function.sandboxes:
         return False
     receiver = call.func.value
     if isinstance(receiver, ast.Name):
@@ -537,4 +550,12 @@ def _pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
     return _PATTERNS[names]
 
 
-__all__ = ["FAMILIES", "TEXT_KEYWORDS", "Wrapper", "Wrappers", "calling", "infer"]
+__all__ = [
+    "FAMILIES",
+    "TEXT_KEYWORDS",
+    "Wrapper",
+    "Wrappers",
+    "calling",
+    "imports_a_sandbox",
+    "infer",
+]
