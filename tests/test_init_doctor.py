@@ -373,6 +373,12 @@ def test_init_refuses_to_configure_pyright_and_basedpyright_in_one_pyproject(
     assert not (tmp_path / ".typing-literalstring").exists()
 
 
+UNTYPED_BODIES = (
+    "; mypy does not check unannotated bodies (check_untyped_defs is off): the sinks called in "
+    "functions without annotations go unchecked"
+)
+
+
 def test_doctor_measures_enforcement_and_the_projects_configuration(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -388,14 +394,14 @@ def test_doctor_measures_enforcement_and_the_projects_configuration(
     assert "Appendix C str overloads: yes;" in before[1]
     assert before[1].endswith(
         "loads our stubs: no; enables our plugin: no "
-        "(run `typing-literalstring init --checker mypy`)"
+        "(run `typing-literalstring init --checker mypy`)" + UNTYPED_BODIES
     )
     assert main(["init", "--project", str(tmp_path), "--checker", "pyright"]) == EXIT_OK
     capsys.readouterr()
     assert main(doctor) == EXIT_OK
     after = capsys.readouterr().out.splitlines()
     assert after[0].endswith("this project's configuration loads our stubs: yes")
-    assert after[1].endswith("(run `typing-literalstring init --checker mypy`)")
+    assert after[1].endswith("(run `typing-literalstring init --checker mypy`)" + UNTYPED_BODIES)
     assert main(["init", "--project", str(tmp_path), "--checker", "mypy"]) == EXIT_OK
     capsys.readouterr()
     assert main(doctor) == EXIT_OK
@@ -448,6 +454,8 @@ def test_doctor_lists_the_third_party_packages_check_tightens(
         "your own runs refuse a str at its sinks: pyright: no (run `typing-literalstring init "
         "--checker pyright`, and again after upgrading it)"
     )
+    # init copies the packages the project's files import (issue 29).
+    (tmp_path / "app.py").write_text("import psycopg2\n")
     assert main(["init", "--project", str(tmp_path), "--python", sys.executable]) == EXIT_OK
     capsys.readouterr()
     assert main([*doctor, "--python", sys.executable]) == EXIT_OK

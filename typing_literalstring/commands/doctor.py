@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import configparser
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from typing_literalstring.analysis import own_sinks
 from typing_literalstring.analysis.literal_errors import (
@@ -24,10 +26,11 @@ from typing_literalstring.checkers import (
     enforcing,
     mypy_config,
 )
-from typing_literalstring.commands import EXIT_ERROR, EXIT_OK
+from typing_literalstring.commands import EXIT_ERROR, EXIT_OK, init_folder
 from typing_literalstring.commands.check import UsageError
 from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.project import choose_environment, find_root
+from typing_literalstring.core.project_imports import imported_top_levels
 from typing_literalstring.core.safe_write import write_text_atomically
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.cache import incremental_cache
@@ -68,6 +71,9 @@ class Diagnosis:
     # Plugins the project's mypy configuration names that the probe left out: importing them
     # would run the project's code (mypy_config.py).
     unloaded_plugins: tuple[str, ...] = ()
+    # mypy: whether the project's configuration has it check the bodies of unannotated
+    # functions (check_untyped_defs, or strict); None for the other checkers.
+    checks_untyped_bodies: bool | None = None
 
 
 def _error_lines(checker: Checker, source: str, work: Path, project: Path | None) -> set[int]:
@@ -173,7 +179,37 @@ def diagnose(checker: Checker, project: Path) -> Diagnosis:
         project_enables_plugin=enables_plugin,
         plugin_problem=plugin_problem,
         unloaded_plugins=_unloaded_plugins(checker, project),
+        checks_untyped_bodies=checks_untyped_bodies(project) if isinstance(checker, Mypy) else None,
     )
+
+
+def checks_untyped_bodies(project: Path) -> bool:
+    """Whether the mypy configuration of ``project`` checks the bodies of unannotated
+    functions: mypy skips them otherwise, and the sinks called in them (Django's untyped
+    ``handle()`` methods)."""
+    found = mypy_config.find(project)
+    if found is None:
+        return False
+    section: dict[str, object] = {}
+    if found.source.suffix == ".toml":
+        tool: object = init_folder.read_pyproject(found.source).get("tool", {})
+        mypy: object = (
+            cast("dict[str, object]", tool).get("mypy") if isinstance(tool, dict) else None
+        )
+        section = cast("dict[str, object]", mypy) if isinstance(mypy, dict) else {}
+    else:
+        parser = configparser.RawConfigParser()
+        try:
+            parser.read(found.source, encoding="utf-8")
+        except (configparser.Error, UnicodeDecodeError):
+            return False
+        if parser.has_section("mypy"):
+            section = dict(parser.items("mypy"))
+    for key in ("check_untyped_defs", "strict"):  # strict turns check_untyped_defs on
+        value = section.get(key)
+        if value is True or str(value).strip().lower() in ("true", "1", "yes", "on"):
+            return True
+    return False
 
 
 def _unloaded_plugins(checker: Checker, project: Path) -> tuple[str, ...]:
@@ -215,6 +251,11 @@ def render(diagnoses: list[Diagnosis]) -> str:
             )
         if not d.project_loads_overlay or d.project_enables_plugin is False:
             loads += f" (run `typing-literalstring init --checker {d.checker}`)"
+        if d.checks_untyped_bodies is False:
+            loads += (
+                "; mypy does not check unannotated bodies (check_untyped_defs is off): the "
+                "sinks called in functions without annotations go unchecked"
+            )
         lines.append(
             f"{d.checker} {d.version}: enforces LiteralString: {enforces}; Appendix C str "
             f"overloads: {appendix}; this project's configuration loads our stubs: {loads}"
@@ -269,6 +310,24 @@ def third_party(python: Path, project: Path, checkers: list[Checker]) -> str:
             f"  {c.package}: `check` tightens {entries} ({c.base}) for every checker{said}{hint}"
         )
     return "\n".join(out) + "\n"
+
+
+def generated_folder(project: Path, python: Path) -> list[str]:
+    """What is wrong with the overlays the project's pyproject.toml points the checkers at:
+    missing, or not what ``init`` would write now (init_folder.py)."""
+    versions = {
+        name: checker.version() if checker.is_installed() else None
+        for name, checker in CHECKERS.items()
+    }
+    imports: set[str] | None = None
+
+    def current(profile: str) -> dict[str, str]:
+        nonlocal imports
+        imports = imported_top_levels(project) if imports is None else imports
+        coverage = thirdparty.build(python, profile, imports=imports)
+        return {c.package: c.base for c in coverage if c.root is not None}
+
+    return init_folder.folder_problems(project, versions, current)
 
 
 def _entry_points(distribution: str) -> str:
@@ -392,7 +451,14 @@ def command(args: argparse.Namespace) -> int:
     sys.stdout.write(render(diagnoses))
     python = choose_environment(args.python, project).python
     sys.stdout.write(third_party(python, project, checkers))
+    problems = generated_folder(project, python)
     failed = [d.checker for d in diagnoses if d.problem]
+    if problems:
+        # pyright's stubPath and mypy's mypy_path pointing at nothing (a git-ignored folder in
+        # CI) or at old stubs is silent: the checker runs, enforces less and passes.
+        for problem in problems:
+            print(f"typing-literalstring: error: {problem}", file=sys.stderr)
+        return EXIT_ERROR
     if failed:
         # A checker that is installed but could not be probed leaves the question open: a CI
         # step running doctor must not read that as an answer.

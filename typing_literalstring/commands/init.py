@@ -9,15 +9,17 @@ keeping its mode.  Nothing is written through a symbolic link that leads out of 
 (safe_write.py): a cloned repository can hold any link.
 
 The overlays live in a hidden folder (``.typing-literalstring/stubs``) so that running a checker
-on the whole project does not check them as the project's code: pyright, basedpyright, mypy,
-zuban and pyrefly skip hidden folders when they collect files; ty does not, so it gets an
-exclude; zuban checks every file on its mypy_path, so it gets ``ignore_errors`` for the overlay's
-modules (measured for each checker: docs/init.md).
+on the whole project does not check them as the project's code, whichever checkers init was
+told to configure: pyright, basedpyright, mypy, zuban and pyrefly skip hidden folders when they
+collect files; ty does not, and skips what the folder's ``.ignore`` file names (init_folder.py);
+mypy and zuban report errors in every stub found on their mypy_path, so the overlay's modules
+get ``ignore_errors`` (measured for each checker: docs/init.md).
 
-Each overlay also holds the tightened copies of the third-party packages installed in the
-project's environment (thirdparty.py), at its top: the folder each checker already searches
-first (pyrefly is told to search it too).  They are copies of the installed versions: after an
-upgrade, run init again (``doctor`` says when they are out of date).
+Each overlay also holds the tightened copies of the third-party packages the project's files
+import (read with ``ast``; what those packages require counts too: Flask's templates are
+Jinja2's), at its top: the folder each checker already searches first (pyrefly is told to
+search it too).  They are copies of the installed versions: after an upgrade or a new import,
+run init again (``doctor`` fails when the folder is missing or out of date).
 """
 
 from __future__ import annotations
@@ -27,16 +29,17 @@ import re
 import types
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, MutableMapping, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from typing_literalstring.checkers import (
     Checker,
     get_checker,
 )
-from typing_literalstring.commands import EXIT_OK
+from typing_literalstring.commands import EXIT_OK, init_folder
 from typing_literalstring.commands.check import UsageError
 from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.project import choose_environment, find_root
+from typing_literalstring.core.project_imports import imported_top_levels
 from typing_literalstring.core.safe_write import checked_target, write_text_atomically
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.overlay import build_overlay
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
 
 
 MYPY_PLUGIN = "typing_literalstring.mypy"
+CHECK_UNTYPED_DEFS = "check_untyped_defs"
 DEFAULT_FOLDER = ".typing-literalstring/stubs"
 
 # How a value already in pyproject.toml is combined with ours.
@@ -64,6 +68,8 @@ class Setting:
     merge: str = REPLACE
     # Whether changing a value the user set needs --force even though ours can be merged into it.
     force_to_merge: bool = False
+    # Set only where the user has not: a value of theirs is kept, and init says what it costs.
+    unless_set: bool = False
 
     def merged(self, previous: object) -> object:
         """The value to write over ``previous``; None when the two cannot be merged."""
@@ -142,18 +148,29 @@ def settings_for(checker: str, folder: str) -> list[Setting]:
             merge=FIRST,
             force_to_merge=True,
         )
+        # Both report errors in the stubs they find on mypy_path as in the project's own files
+        # (zuban checks every file there; mypy `.` reported 41 errors in the copies of Flask's
+        # and Jinja2's inline types, which are stubs made from code): silence them.
+        quiet = {"module": _overlay_modules(), "ignore_errors": True}
+        overrides = Setting(("tool", "mypy"), "overrides", quiet, merge=APPEND_TABLE)
         if checker == "zuban":
-            # zuban checks every file on its mypy_path as the project's own (its `exclude` does
-            # not stop it), and reports errors in the stock typeshed text there: silence them.
-            quiet = {"module": _overlay_modules(), "ignore_errors": True}
-            return [path, Setting(("tool", "mypy"), "overrides", quiet, merge=APPEND_TABLE)]
-        # mypy enforces LiteralString only with our plugin.
-        return [path, Setting(("tool", "mypy"), "plugins", [MYPY_PLUGIN], merge=ADD)]
+            return [path, overrides]
+        return [
+            path,
+            # mypy enforces LiteralString only with our plugin.
+            Setting(("tool", "mypy"), "plugins", [MYPY_PLUGIN], merge=ADD),
+            overrides,
+            # mypy skips the bodies of unannotated functions, and the sinks in them (Django's
+            # `def handle(self, *args, **options)`: 0 of django-extensions' 3 injections).
+            Setting(("tool", "mypy"), CHECK_UNTYPED_DEFS, True, unless_set=True),
+        ]
     if checker == "ty":
         return [
             Setting(("tool", "ty", "environment"), "extra-paths", [overlay], merge=FIRST),
-            # ty, unlike the others, checks the files of hidden folders too.  Its excludes add
-            # to its default ones.
+            # ty, unlike the others, checks the files of hidden folders too.  The folder's
+            # .ignore file already keeps it out (for a plain init too); the exclude keeps it out
+            # where a team turns off ty's respect-ignore-files.  Its excludes add to its default
+            # ones.
             Setting(("tool", "ty", "src"), "exclude", [f"{folder}/"], merge=ADD),
         ]
     if checker == "pyrefly":
@@ -210,6 +227,8 @@ def plan(
         change = Change(
             replace(setting, value=setting.value if merged is None else merged), previous
         )
+        if setting.unless_set and previous is not None:
+            change = Change(replace(setting, value=previous), previous)  # theirs, kept
         changes.append(change)
         if not change.needed or previous is None:
             continue
@@ -241,31 +260,18 @@ def plan(
     return changes
 
 
-def apply(document: TOMLDocument, changes: list[Change]) -> None:
-    tomlkit = _tomlkit()
-    for change in changes:
-        if not change.needed:
-            continue
-        setting = change.setting
-        table: MutableMapping[str, object] = document
-        for name in setting.table:
-            if name not in table:
-                table[name] = tomlkit.table(is_super_table=name == "tool")
-            inner = table[name]
-            assert isinstance(inner, MutableMapping)
-            table = cast("MutableMapping[str, object]", inner)
-        if setting.merge == APPEND_TABLE and isinstance(change.previous, list):
-            # Append ours only, so that the user's tables keep their comments.
-            ours = cast("list[object]", setting.value)[-1]
-            tables = table[setting.key]
-            assert isinstance(tables, list)
-            cast("list[object]", tables).append(tomlkit.item(ours))
-        elif setting.merge == APPEND_TABLE:
-            tables = tomlkit.aot()
-            tables.append(tomlkit.item(setting.value))
-            table[setting.key] = tables
-        else:
-            table[setting.key] = setting.value
+def edited_text(text: str, changes: list[Change]) -> str:
+    """``text`` (pyproject.toml) with the needed changes made, its layout kept
+    (pyproject_edit.py)."""
+    _tomlkit()  # says how to install it when missing
+    from typing_literalstring.core.pyproject_edit import Edit, apply_edits
+
+    edits = [
+        Edit(c.setting.table, c.setting.key, c.setting.value, c.setting.merge == APPEND_TABLE)
+        for c in changes
+        if c.needed
+    ]
+    return apply_edits(text, edits)
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -341,20 +347,31 @@ def init(
     overlays = [project / folder / checker.name for checker in checkers]
     targets = [checked_target(project, out, follow_target=False) for out in overlays]
     real_pyproject = checked_target(project, pyproject) if writes_pyproject else pyproject
-    coverage = thirdparty.build(choose_environment(python, project).python, profile, cache_dir)
+    real_folder = checked_target(project, project / folder)
+    new_text = edited_text(text, changes) if writes_pyproject else text  # refuses before writes
+    # Only the packages the project's files import (and what those require) are copied: every
+    # tightenable package of the environment made 17 MB for a two-file app.
+    imports = imported_top_levels(project)
+    environment = choose_environment(python, project).python
+    coverage = thirdparty.build(environment, profile, cache_dir, imports)
     packages = [c.root for c in coverage if c.root is not None]
-    for checker, out, target in zip(checkers, overlays, targets):
-        layout = "full" if checker.needs_full_typeshed else "overlay"
-        try:
+    built = {c.package: c.base for c in coverage if c.root is not None}
+    try:
+        init_folder.write_ignore(real_folder)
+        for checker, target in zip(checkers, targets):
+            layout = "full" if checker.needs_full_typeshed else "overlay"
             build_overlay(
                 checker.overlay_base(), target, profile=profile, layout=layout, third_party=packages
             )
-        except OSError as error:
-            raise TypingLiteralStringError(f"cannot write {out}: {error}") from error
+            if checker.name in init_folder.PYRIGHTS and layout == "overlay":
+                init_folder.os_path_from_stdlib(target)
+        records = [init_folder.Built(c.name, c.version(), profile, built) for c in checkers]
+        init_folder.write_record(real_folder, records)
+    except OSError as error:
+        raise TypingLiteralStringError(f"cannot write {project / folder}: {error}") from error
     if writes_pyproject:
-        apply(document, changes)
         try:
-            _write_atomically(real_pyproject, tomlkit.dumps(document))
+            _write_atomically(real_pyproject, new_text)
         except OSError as error:
             raise TypingLiteralStringError(f"cannot write {pyproject}: {error}") from error
     return InitResult(overlays, changes, pyproject, coverage)
@@ -386,6 +403,20 @@ def command(args: argparse.Namespace) -> int:
         elif c.why != thirdparty.NOT_INSTALLED:
             print(f"  without {c.package}: {c.why}")
     for change in result.changes:
+        setting = change.setting
+        if setting.key == CHECK_UNTYPED_DEFS and setting.value is not True:
+            print(
+                f"left [tool.mypy] {CHECK_UNTYPED_DEFS} = {change.previous!r} as you set it: mypy "
+                "does not check the bodies of unannotated functions, so it misses the sinks "
+                "called there"
+            )
+            continue
         state = "set" if change.needed else "already set"
-        print(f"{state} {change.setting.describe()} in {result.pyproject}")
+        print(f"{state} {setting.describe()} in {result.pyproject}")
+        if setting.key == CHECK_UNTYPED_DEFS and change.needed:
+            print(
+                "  (mypy skips the bodies of unannotated functions otherwise, and the sinks "
+                "called there; it now also reports your own type errors in them: set it to "
+                "false to go back, and those sinks go unchecked)"
+            )
     return EXIT_OK
