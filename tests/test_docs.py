@@ -179,3 +179,65 @@ def test_the_pre_commit_examples_are_valid_configurations(tmp_path: Path, index:
     loaded = yaml.safe_load(config.read_text())
     used = {str(hook["id"]) for repo in loaded["repos"] for hook in repo["hooks"]}
     assert used <= ours
+
+
+def _pyright_rules(project: Path, env: dict[str, str]) -> list[tuple[str, str]]:
+    proc = subprocess.run(
+        [str(SCRIPTS / "pyright"), "--outputjson", "app.py"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = cast("dict[str, Any]", json.loads(proc.stdout))
+    diagnostics = cast("list[dict[str, Any]]", report["generalDiagnostics"])
+    return [(str(d["severity"]), str(d.get("rule"))) for d in diagnostics]
+
+
+def test_what_the_editor_shows_after_init(tmp_path: Path) -> None:
+    """docs/editors.md: pyright, as Pylance runs it, after `init --checker pyright`."""
+    if not (SCRIPTS / "pyright").is_file():
+        pytest.skip("pyright is not installed")
+    project = tmp_path / "project"
+    project.mkdir()
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "demo"\nversion = "0"\n')
+    app = project / "app.py"
+    app.write_text(APP)
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    env["TYPING_LITERALSTRING_CACHE"] = str(tmp_path / "cache")
+    error = [("error", "reportArgumentType")]
+
+    assert _pyright_rules(project, env) == []
+    init = subprocess.run(
+        [str(SCRIPTS / "typing-literalstring"), "init", "--checker", "pyright"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert init.returncode == 0, init.stdout + init.stderr
+    assert "[tool.pyright]" in pyproject.read_text()
+    assert _pyright_rules(project, env) == error
+
+    # Our comment is for `check` alone; the checker's own hides the error.
+    line = "    conn.execute(f\"SELECT * FROM t WHERE name = '{user}'\")"
+    for comment, shown in [
+        ("# typing-literalstring: ignore[LS101] names come from our settings", error),
+        ("# pyright: ignore[reportArgumentType]", []),
+        ("# type: ignore", []),
+    ]:
+        app.write_text(APP.replace(line, f"{line}  {comment}"))
+        assert _pyright_rules(project, env) == shown, comment
+    app.write_text(APP)
+
+    configured = pyproject.read_text()
+    for settings, shown in [
+        ('typeCheckingMode = "off"', []),
+        ('typeCheckingMode = "off"\nreportArgumentType = "error"', error),
+    ]:
+        table = "[tool.pyright]\n"
+        pyproject.write_text(configured.replace(table, f"{table}{settings}\n"))
+        assert _pyright_rules(project, env) == shown, settings
