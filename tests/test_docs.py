@@ -241,3 +241,37 @@ def test_what_the_editor_shows_after_init(tmp_path: Path) -> None:
         table = "[tool.pyright]\n"
         pyproject.write_text(configured.replace(table, f"{table}{settings}\n"))
         assert _pyright_rules(project, env) == shown, settings
+
+
+def _console_lines(page: Path) -> list[str]:
+    match = re.search(r"```console\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+    assert match, f"{page.name} has no console block"
+    return match.group(1).splitlines()
+
+
+@pytest.mark.parametrize("page", [README, DOCS / "check.md"], ids=lambda p: p.name)
+def test_the_example_output_is_what_check_prints(page: Path, tmp_path: Path) -> None:
+    """The first console block of the page, a check of examples/vulnerable_app.py, is real output:
+    each line but the command and the header (which names the machine's interpreter) is printed,
+    where `...` stands for any text."""
+    if not (SCRIPTS / "pyright").is_file():
+        pytest.skip("pyright is not installed")
+    lines = _console_lines(page)
+    assert lines[0] == "$ typing-literalstring check examples/vulnerable_app.py"
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    env["TYPING_LITERALSTRING_CACHE"] = str(tmp_path / "cache")
+    proc = subprocess.run(
+        [str(SCRIPTS / "typing-literalstring"), "check", "examples/vulnerable_app.py"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    printed = proc.stdout.splitlines()
+    for line in lines[2:]:
+        if line == "...":
+            continue
+        pattern = ".*".join(re.escape(part) for part in line.split("..."))
+        assert any(re.fullmatch(pattern, out) for out in printed), line
