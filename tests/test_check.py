@@ -107,7 +107,8 @@ def test_text_output_names_place_rule_sink_source_and_fix(
     assert first[0].startswith(f"{VULNERABLE.relative_to(Path.cwd())}:18:12: LS101 sql-injection")
     assert "conn.execute" in first[0]
     assert first[1].strip() == "return conn.execute(query).fetchall()  # LS101 SQL injection"
-    assert first[2].strip().startswith("fix: Keep the SQL text literal")
+    assert first[2].strip().startswith("fix: Keep the SQL literal and pass values as parameters")
+    assert first[2].endswith("See `typing-literalstring rule LS101`.")
     summary = r"9 findings \(SQL 4, logging 1, shell 4\) with pyright [\d.]+, profile default\."
     assert re.fullmatch(summary, out.splitlines()[-1])
 

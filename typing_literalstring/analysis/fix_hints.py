@@ -11,14 +11,21 @@ from __future__ import annotations
 import ast
 import re
 
+from typing_literalstring.analysis.findings import PSYCOPG_FIX, Finding
 from typing_literalstring.analysis.statements import all_statements
 from typing_literalstring.specs.sinks import (
     LOGGING,
     LOGGING_MESSAGE,
+    MARKUP,
     NON_LITERAL,
     SHELL,
+    SHELL_ARGV,
     SQL,
+    TEMPLATE,
     UNVERIFIED,
+    UNVERIFIED_BUILT,
+    UNVERIFIED_SINK,
+    UNVERIFIED_UNTYPED,
     Rule,
     callee_name,
 )
@@ -32,24 +39,20 @@ _NAME = re.compile(
     r"[\"`\[]?$",
     re.IGNORECASE,
 )
-PLACEHOLDERS = (
-    "For the list of values, build the markers with typing_literalstring.sql.placeholders: "
-    'f"... IN ({placeholders(len(values))})" and pass the values as parameters.'
-)
+# Each hint is one short sentence: the rule's own fix comes first, and the text report puts
+# both on one line (the full explanation is the rule's page, `typing-literalstring rule LS101`).
+# The markers say the values are passed as parameters: the sentence need not.
+PLACEHOLDERS = "Build the list's markers with typing_literalstring.sql.placeholders(len(values))."
 NAMES = (
-    "For a table or column name, use typing_literalstring.sql.pick(name, ('a', 'b')) to "
-    "choose from an allow-list of literals, or typing_literalstring.sql.identifier(name) to "
-    "quote it (SQLite, PostgreSQL)."
+    "Choose a name with typing_literalstring.sql.pick(name, ('a', 'b')) or quote it with "
+    "sql.identifier(name)."
 )
-SHELL_WORDS = (
-    "If a shell is needed, quote each value with typing_literalstring.shell.quote (or a list "
-    "of them with shell.join)."
-)
+# Said after a shell rule's fix, which already says to drop the shell: this is the way to keep
+# one, not a second wording of the same advice.
+SHELL_WORDS = "To keep the shell, quote each value with typing_literalstring.shell.quote."
 # For a value of type Any (LS901) in SQL text, or at a LiteralString of no sink family.
-PICK = (
-    "A value that must be one of a few names can be chosen from literals: "
-    "typing_literalstring.sql.pick(value, ('a', 'b'))."
-)
+PICK = "A value that is one of a few names: typing_literalstring.sql.pick(value, ('a', 'b'))."
+DECLARED_STR = " declared str"
 # The families whose text may be SQL: a sink's own, or none known (the project's own
 # `run_report(sql: LiteralString)`).  Markup, templates, shells and log messages are no SQL: the
 # sql helpers never fix them (issue 28: `sql.pick` was offered at `Markup(...)`).
@@ -155,8 +158,9 @@ def hint(
     if constants:
         names = ", ".join(sorted(constants))
         sentences.append(
-            f"{names} {'is a constant' if len(constants) == 1 else 'are constants'} declared "
-            "str, which is never literal: annotate it Final (or LiteralString) instead."
+            f"{names} {'is a constant' if len(constants) == 1 else 'are constants'}"
+            f"{DECLARED_STR}, which is never literal: annotate it Final (or LiteralString) "
+            "instead."
         )
     if rule is SQL or (rule is NON_LITERAL and family in _SQL_FAMILIES):
         if any(_VALUE_LIST.search(text) for text, _ in dynamic):
@@ -166,3 +170,37 @@ def hint(
     elif rule is SHELL and dynamic:
         sentences.append(SHELL_WORDS)
     return " ".join(sentences)
+
+
+# Each rule's fix in a line: the text report's `fix:` line, which ends by pointing at the rule's
+# page for the whole story (the rule's own ``fix`` stays the JSON and SARIF one).
+SHORT_FIXES = {
+    NON_LITERAL.id: "Keep the text literal and pass values separately.",
+    SQL.id: 'Keep the SQL literal and pass values as parameters: execute("... id = ?", (value,)).',
+    SHELL.id: 'Pass a list and no shell=True: subprocess.run(["ls", path]).',
+    SHELL_ARGV.id: "Run the program directly, or keep the script literal and pass values as its "
+    "arguments.",
+    LOGGING.id: 'Keep the format literal and pass values as arguments: log.info("Got %s", value).',
+    LOGGING_MESSAGE.id: 'Pass values as arguments: log.info("Got %s", value).',
+    TEMPLATE.id: "Keep the template literal (or load it from a file) and pass values in the "
+    "render context.",
+    MARKUP.id: "Keep the markup literal and let the library escape values: "
+    'Markup("<b>%s</b>") % v.',
+    UNVERIFIED.id: "Give the value a type where it enters the program (str, a TypedDict).",
+    UNVERIFIED_BUILT.id: "Give the Any part a type where it enters the program (annotate it str).",
+    UNVERIFIED_UNTYPED.id: "Annotate that parameter or return (LiteralString, else str).",
+    UNVERIFIED_SINK.id: "Type the receiver, or annotate your sink's parameter LiteralString.",
+}
+# Hints that are the whole fix of their finding: the rule's general advice is not said too.
+_WHOLE_FIXES = (PLACEHOLDERS, NAMES, PSYCOPG_FIX)
+_CONSTANTS = re.compile(r"[\w., ]+ (?:is a constant|are constants)" + DECLARED_STR + ",")
+
+
+def short_fix(finding: Finding) -> str:
+    """``finding``'s fix in one line: the hint that applies to this string (after the rule's
+    short fix, unless the hint is the whole fix), and where the rule's full page is."""
+    extra = PSYCOPG_FIX if finding.uses_psycopg else finding.hint
+    whole = extra.startswith(_WHOLE_FIXES) or _CONSTANTS.match(extra) is not None
+    said = "" if whole else SHORT_FIXES.get(finding.rule.id, finding.rule.fix)
+    page = f"See `typing-literalstring rule {finding.rule.id}`."
+    return " ".join(part for part in (said, extra, page) if part)

@@ -44,6 +44,7 @@ from typing_literalstring.analysis.runs import Runs, errors_in
 from typing_literalstring.analysis.stub_errors import judge, refuse_plugin_failures
 from typing_literalstring.analysis.wrappers import Wrapper
 from typing_literalstring.checkers import (
+    COMMAND_CHECKERS,
     Checker,
     Mypy,
     MypyPlugin,
@@ -53,18 +54,21 @@ from typing_literalstring.checkers import (
 )
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.core import sources
+from typing_literalstring.core.config import ConfigError, Settings, read, selectors
 from typing_literalstring.core.errors import CheckerFailedError, TypingLiteralStringError
 from typing_literalstring.core.project import (
     choose_environment,
     common_root,
     python_files,
+    root_relative,
     search_paths,
 )
-from typing_literalstring.report import baseline, cost, output
+from typing_literalstring.report import baseline, cost, output, selection, terminal
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.cache import cached_overlay
 from typing_literalstring.specs.installed import imported_names
 from typing_literalstring.specs.overlay import UNTIGHTENED, stdlib_modules
+from typing_literalstring.specs.tighten import PROFILES
 
 
 class UsageError(TypingLiteralStringError):
@@ -81,9 +85,15 @@ NOT_ENFORCING = {
 
 
 Progress = Callable[[str], None]
+# How many of a step's files are done, of how many.
+Counted = Callable[[int, int], None]
 
 
 def _silent(_: str) -> None:
+    return None
+
+
+def _uncounted(_done: int, _total: int) -> None:
     return None
 
 
@@ -125,12 +135,16 @@ def run_check(
     progress: Progress = _silent,
     report_any: bool = False,
     platform: str | None = None,
+    exclude: Sequence[str] = (),
+    counted: Counted = _uncounted,
 ) -> CheckResult:
     """Check ``paths`` (none: the project root) with ``checker`` and our tightened stubs.
 
     The project root is found from the first path (or ``cwd``) upwards; its modules resolve from
     the root (and ``src/``), third-party ones from ``python`` (see ``choose_environment``).
     mypy runs with our plugin (``typing_literalstring.mypy``), which makes it enforce PEP 675.
+    Files whose root-relative path matches a glob of ``exclude`` (``selection.matches``) are
+    not checked; ``counted`` hears how many files have been read so far.
     """
     cwd = (cwd or Path.cwd()).resolve()
     checker = _check_arguments(checker, paths, python_version)
@@ -140,13 +154,19 @@ def run_check(
     search = search_paths(root)
     result = CheckResult(checker.name, checker.version(), profile, root, cwd, environment)
     found: dict[str, Path] = {}
+    excluded = 0
     for path in python_files(targets):
+        if exclude and selection.excluded(root_relative(str(path), root), exclude):
+            excluded += 1
+            continue
         refused = sources.not_read(path, root)
         if refused is None:
             found[str(path.resolve())] = path
         else:
             result.unparsable.append(Unparsable(str(path), 1, refused))
     if not found and not result.unparsable:
+        if excluded:
+            return result  # what the configuration excludes is not an error: nothing to do
         raise UsageError(f"no Python file to check in {', '.join(map(str, targets))}")
     for path, refusal in checker.unnameable([Path(p) for p in found], search).items():
         del found[str(path)]
@@ -177,9 +197,11 @@ def run_check(
         function = isinstance(checker, MypyPlugin)
         probed = probes.instrumented(candidates, commands, function, wrapping)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
+        # Said before the parsing starts, so that its counts go to this step.
+        progress(f"running {checker.name} on {len(found)} file{'s' if len(found) != 1 else ''}")
         with ThreadPoolExecutor(max_workers=1) as pool:
-            parsing = pool.submit(parse_all, list(found.values()), roots, host_grammar)
-            progress(f"running {checker.name} on {len(found)} files")
+            listed = list(found.values())
+            parsing = pool.submit(_parse_counted, listed, roots, host_grammar, counted)
             run = _run_tightened(runs, set(found), here, search, overlay.root, root, parsing)
             parsed, unparsable = parsing.result()
             result.unparsable += unparsable
@@ -226,6 +248,20 @@ def run_check(
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+def _parse_counted(
+    paths: list[Path], roots: Sequence[Path], host_grammar: bool, counted: Counted
+) -> tuple[dict[str, Parsed], list[Unparsable]]:
+    """``parse_all``, a file at a time, saying how many are read."""
+    parsed: dict[str, Parsed] = {}
+    unparsable: list[Unparsable] = []
+    for done, path in enumerate(paths, 1):
+        one, refused = parse_all([path], roots, host_grammar)
+        parsed.update(one)
+        unparsable += refused
+        counted(done, len(paths))
+    return parsed, unparsable
 
 
 def _sink_outcomes(
@@ -297,51 +333,83 @@ def _run_tightened(
     return run_on(parsed) if parsed else None
 
 
-def _progress(message: str) -> None:
-    """Long steps say what they do on stderr, when a person is watching it."""
-    if sys.stderr.isatty():
-        _say(message)
-
-
-def _say(message: str) -> None:
-    print(f"typing-literalstring: {message}...", file=sys.stderr, flush=True)
+def _settings(args: argparse.Namespace) -> tuple[Settings, selection.Selection]:
+    """The configuration table of the project's root, and the selection the options and the
+    table make: an option given on the command line replaces the table's key."""
+    root = common_root([Path(p) for p in args.paths], Path.cwd().resolve())
+    settings = read(root, sorted(COMMAND_CHECKERS), PROFILES)
+    select = selectors(args.select, "--select") if args.select is not None else settings.select
+    ignore = selectors(args.ignore, "--ignore") if args.ignore is not None else settings.ignore
+    chosen = selection.Selection(
+        select=select if select is not None else selection.EVERY_RULE,
+        ignore=ignore or (),
+        per_file_ignores=settings.per_file_ignores,
+    )
+    return settings, chosen
 
 
 def command(args: argparse.Namespace) -> int:
-    checker = get_checker(args.checker)
-    result = run_check(
-        checker,
-        [Path(p) for p in args.paths],
-        profile=args.profile,
-        python_version=args.python_version,
-        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
-        python=args.python,
-        progress=_say if args.verbose else _progress,
-        report_any=args.report_any,
-        platform=args.platform,
-    )
+    settings, chosen = _settings(args)
+    if args.no_baseline and (args.write_baseline or args.baseline):
+        raise ConfigError(
+            "--no-baseline ignores the baseline: give it without --baseline and --write-baseline"
+        )
+    checker = get_checker(args.checker or settings.checker or "pyright")
+    profile = args.profile or settings.profile or "default"
+    live = not args.quiet and terminal.can_redraw(sys.stderr)
+    progress = terminal.Progress(sys.stderr, live=live, verbose=args.verbose)
+
+    def counted(done: int, total: int) -> None:
+        progress.count(done, total, "read")
+
+    try:
+        result = run_check(
+            checker,
+            [Path(p) for p in args.paths],
+            profile=profile,
+            python_version=args.python_version,
+            cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+            python=args.python,
+            progress=progress,
+            report_any=args.report_any,
+            platform=args.platform,
+            exclude=settings.exclude,
+            counted=counted,
+        )
+    finally:
+        progress.close()
     if args.verbose:
         print(f"typing-literalstring: {cost.checker_runs(result)}", file=sys.stderr)
-    if result.rebuilt_corrupt_cache:
+    if result.rebuilt_corrupt_cache and not args.quiet:
         print("typing-literalstring: note: a corrupt cached overlay was rebuilt", file=sys.stderr)
-    chosen = Path(args.baseline) if args.baseline else None
-    written = baseline.apply(result, chosen, args.write_baseline)
-    if written is not None:
-        count, path = written
-        print(
-            f"typing-literalstring: wrote {count} finding{'s' if count != 1 else ''} to the "
-            f"baseline {path}",
-            file=sys.stderr,
-        )
+    # Selection comes before the baseline and the exit status: a rule not selected neither
+    # fails the run nor is matched against (or dropped from) the baseline.
+    selection.apply(result, chosen)
+    if not args.no_baseline:
+        path = Path(args.baseline) if args.baseline else settings.baseline
+        written = baseline.apply(result, path, args.write_baseline, chosen.reports)
+        if written is not None and not args.quiet:
+            count, where = written
+            print(
+                f"typing-literalstring: wrote {count} finding{'s' if count != 1 else ''} to the "
+                f"baseline {where}",
+                file=sys.stderr,
+            )
     warn_unused = args.warn_unused_suppressions
-    shown = output.Shown(args.show_other, warn_unused, args.show_unverified)
+    shown = output.Shown(args.show_other, warn_unused, args.show_unverified, args.verbose)
     if args.format == "json":
         sys.stdout.write(output.as_json(result, shown))
     elif args.format == "sarif":
         sys.stdout.write(output.sarif(result, shown))
+    elif args.quiet:
+        sys.stdout.write(_coloured(output.summary(result) + "\n"))
     else:
-        sys.stdout.write(output.text(result, shown))
+        sys.stdout.write(_coloured(output.text(result, shown)))
     if result.unparsable:
         return EXIT_ERROR  # some code was not checked
     failing = result.findings or (args.warn_unused_suppressions and result.unused_suppressions)
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _coloured(text: str) -> str:
+    return terminal.coloured(text) if terminal.colour_wanted(sys.stdout) else text

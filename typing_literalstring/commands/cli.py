@@ -50,13 +50,32 @@ def parser() -> argparse.ArgumentParser:
         "(--write-baseline) or silenced by `# typing-literalstring: ignore[LS101] reason` do not "
         "fail the run. Exit status: 0 no findings, 1 findings (or unused suppressions with "
         "--warn-unused-suppressions), 2 usage error, tool failure or a file that does not "
-        "parse, 130 interrupted.",
+        "parse, 130 interrupted. The [tool.typing-literalstring] table of the root's "
+        "pyproject.toml sets checker, profile, select, ignore, per-file-ignores, exclude and "
+        "baseline; options given here win (docs/configuration.md).",
     )
     check.add_argument(
         "paths", nargs="*", metavar="PATH", help="files or folders (default: the project root)"
     )
-    check.add_argument("--checker", choices=sorted(COMMAND_CHECKERS), default="pyright")
-    check.add_argument("--profile", choices=PROFILES, default="default")
+    # No defaults here: an option not given leaves the choice to the configuration table.
+    check.add_argument(
+        "--checker", choices=sorted(COMMAND_CHECKERS), help="default: pyright, or the table's"
+    )
+    check.add_argument("--profile", choices=PROFILES, help="default: default, or the table's")
+    check.add_argument(
+        "--select",
+        action="append",
+        metavar="CODES",
+        help="report only these rules: codes or prefixes (LS101, LS1 for SQL, LS9 for Any), "
+        "comma-separated or repeated; replaces the table's select (default: every rule)",
+    )
+    check.add_argument(
+        "--ignore",
+        action="append",
+        metavar="CODES",
+        help="do not report these rules (codes or prefixes, as --select); replaces the "
+        "table's ignore; a more specific --select wins (--select LS101 --ignore LS1)",
+    )
     check.add_argument("--python-version", metavar="X.Y", type=_python_version)
     check.add_argument("--format", choices=output.FORMATS, default="text")
     check.add_argument(
@@ -78,17 +97,29 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--cache-dir", help="where built overlays and mypy's incremental cache are kept"
     )
-    check.add_argument(
+    said = check.add_mutually_exclusive_group()
+    said.add_argument(
         "--verbose",
         action="store_true",
         help="say each step on stderr, even when it is not a terminal, and the checker runs "
-        "started",
+        "started; show what the checker said of each finding",
+    )
+    said.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the summary line of the text report, and no progress",
     )
     check.add_argument(
         "--baseline",
         metavar="PATH",
         help="the baseline file: findings it records do not fail the run (default: "
         f"{baseline.DEFAULT.as_posix()} in the project root, used when it exists)",
+    )
+    check.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="ignore the baseline, even one that exists or that the table names: every "
+        "finding counts",
     )
     check.add_argument(
         "--write-baseline",

@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from typing_literalstring.core.errors import BaselineError
 from typing_literalstring.core.project import root_relative
@@ -24,6 +24,14 @@ if TYPE_CHECKING:
 
 DEFAULT = Path(".typing-literalstring") / "baseline.json"
 VERSION = 1
+
+# Whether a run reports findings of a rule (its id) in a file (root-relative): the baseline's
+# entries of what it does not report are neither matched, nor stale, nor dropped on writing.
+Reports = Callable[[str, str], bool]
+
+
+def _everything(_path: str, _rule: str) -> bool:
+    return True
 
 
 @dataclass(frozen=True, order=True)
@@ -130,21 +138,28 @@ def _checked(result: CheckResult) -> set[str]:
     return {root_relative(p, result.project) for p in result.paths}
 
 
-def use(result: CheckResult, path: Path) -> None:
-    """Set apart the findings ``path`` records; count its entries that match nothing."""
+def use(result: CheckResult, path: Path, reports: Reports = _everything) -> None:
+    """Set apart the findings ``path`` records; count its entries that match nothing (of
+    the rules and files this run ``reports``)."""
     found = _recorded(result, result.findings)
-    new, known, stale = split(found, load(path), _checked(result))
+    entries = [e for e in load(path) if reports(e.path, e.rule)]
+    new, known, stale = split(found, entries, _checked(result))
     result.baseline = path
     result.baselined = [result.findings[i] for i in known]
     result.findings = [result.findings[i] for i in new]
     result.stale_baseline_entries = stale
 
 
-def record(result: CheckResult, path: Path) -> int:
+def record(result: CheckResult, path: Path, reports: Reports = _everything) -> int:
     """Write ``path`` from this run's findings, keeping what it holds for files this run did
-    not check; the findings become baselined.  Returns how many entries the file holds."""
+    not check and for rules it does not ``report``; the findings become baselined.  Returns
+    how many entries the file holds."""
     checked = _checked(result)
-    kept = [e for e in load(path) if e.path not in checked] if path.is_file() else []
+    kept = (
+        [e for e in load(path) if e.path not in checked or not reports(e.path, e.rule)]
+        if path.is_file()
+        else []
+    )
     count = write(
         path, _recorded(result, result.findings), kept, result.checker, project=result.project
     )
@@ -154,10 +169,15 @@ def record(result: CheckResult, path: Path) -> int:
     return count
 
 
-def apply(result: CheckResult, chosen: Path | None, write: bool) -> tuple[int, Path] | None:
+def apply(
+    result: CheckResult,
+    chosen: Path | None,
+    write: bool,
+    reports: Reports = _everything,
+) -> tuple[int, Path] | None:
     """``check``'s baseline: with ``write``, record the findings (how many, and where);
     else set apart those the baseline (``chosen``, else the project's default one, if there)
-    accepts."""
+    accepts.  ``reports``: the selection the findings were filtered by."""
     path = chosen or result.project / DEFAULT
     if write:
         if result.unparsable:
@@ -165,12 +185,12 @@ def apply(result: CheckResult, chosen: Path | None, write: bool) -> tuple[int, P
                 "not writing the baseline: some files do not parse, so their findings are "
                 "unknown; fix them first"
             )
-        return record(result, path), path
+        return record(result, path, reports), path
     if chosen is not None or path.is_file():
         if not path.is_file():
             raise BaselineError(
                 f"no baseline at {path}: write one with `typing-literalstring check "
                 "--write-baseline`"
             )
-        use(result, path)
+        use(result, path, reports)
     return None

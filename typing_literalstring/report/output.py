@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing_literalstring.analysis.findings import (
     Unverified,
 )
 from typing_literalstring.core.project import root_relative
-from typing_literalstring.report import regions, rule_pages
+from typing_literalstring.report import finding_lines, regions, rule_pages
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.sinks import (
     NON_LITERAL,
@@ -41,6 +40,7 @@ class Shown:
     other: bool = False  # the checker's other errors
     unused_suppressions: bool = False
     unverified: bool = False  # the sink calls the checker did not judge
+    verbose: bool = False  # what the checker said of each finding
 
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -65,22 +65,8 @@ def printable(line: str) -> str:
     )
 
 
-def _relative(path: str, base: Path) -> str:
-    """``path`` as seen from ``base`` (where the user stands), ``..`` included."""
-    try:
-        return Path(os.path.relpath(path, base)).as_posix()
-    except ValueError:  # another drive on Windows
-        return Path(path).as_posix()
-
-
-def _sink(finding: Finding) -> str:
-    """What received the string, as the user wrote it and as it is known."""
-    target = finding.api
-    if finding.parameter:
-        target += f", parameter {finding.parameter}"
-    if not finding.callee or finding.callee == finding.api:
-        return target
-    return f"{finding.callee}: {target}"
+_relative = finding_lines.relative
+_sink = finding_lines.sink
 
 
 def unresolved_notice(result: CheckResult) -> str | None:
@@ -227,19 +213,12 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
         f"{result.checker_version}{python}"
     ]
     for finding in result.findings:
-        where = f"{_relative(finding.path, result.cwd)}:{finding.line}:{finding.column}"
-        lines.append(
-            f"{where}: {finding.rule.id} {finding.rule.name}: {finding.rule.summary.rstrip('.')} "
-            f"({_sink(finding)})"
-        )
-        lines.append(f"    {finding.source}")
-        if finding.through:
-            lines.append(f"    through: {' -> '.join(finding.through)}")
-        if finding.rule is NON_LITERAL:
-            lines.append(f"    {result.checker}: {finding.messages[0].splitlines()[0]}")
-        elif finding.rule in _EXPLAINED:
-            lines.append(f"    unverified: {finding.messages[0]}")
-        lines.append(f"    fix: {finding.fix}")
+        explained: str | None = None
+        if shown.verbose and finding.rule is NON_LITERAL:
+            explained = f"{result.checker}: {finding.messages[0].splitlines()[0]}"
+        elif shown.verbose and finding.rule in _EXPLAINED:
+            explained = f"unverified: {finding.messages[0]}"
+        lines.extend(finding_lines.lines(finding, result.cwd, explained))
     if show_other:
         for d in result.other:
             lines.append(
@@ -256,22 +235,28 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
     calls = sink_calls_summary(result, shown.unverified)
     if calls is not None:
         lines.append(calls)
-    aside = set_aside(result)
-    families = result.by_family()
-    summary = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
-    count = len(result.findings)
-    lines.append(
-        f"{count} finding{'s' if count != 1 else ''}"
-        + (f" ({summary})" if summary else "")
-        + f" with {result.checker} {result.checker_version}, profile {result.profile}"
-        + (f"; {aside}." if aside else ".")
-    )
+    lines.append(summary(result))
     if result.other and not show_other:
         lines.append(
             f"{len(result.other)} other error{'s' if len(result.other) != 1 else ''} of "
             f"{result.checker}, not about literal strings, not shown (--show-other shows them)."
         )
     return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def summary(result: CheckResult) -> str:
+    """The last line of the text report: how many findings, of which families, and what was
+    set aside; all that ``--quiet`` prints."""
+    aside = set_aside(result)
+    families = result.by_family()
+    counts = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
+    count = len(result.findings)
+    return printable(
+        f"{count} finding{'s' if count != 1 else ''}"
+        + (f" ({counts})" if counts else "")
+        + f" with {result.checker} {result.checker_version}, profile {result.profile}"
+        + (f"; {aside}." if aside else ".")
+    )
 
 
 def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, Any]:
@@ -300,6 +285,10 @@ def _why_not(message: str) -> str:
     """A file not checked: it does not parse, or it was not read at all (outside the
     project, a link out of it, a device)."""
     return message if message.endswith("not read") else f"it does not parse: {message}"
+
+
+def _sentence(text: str) -> str:
+    return text[0].upper() + text[1:] + "."
 
 
 def _through(finding: Finding) -> str:
@@ -430,7 +419,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
             "ruleId": f.rule.id,
             "ruleIndex": index[f.rule.id],
             "level": "error",
-            "message": {"text": f"{f.rule.summary} Sink: {_sink(f)}.{_through(f)} Fix: {f.fix}"},
+            "message": {"text": f"{_sentence(finding_lines.what(f))}{_through(f)} Fix: {f.fix}"},
             "locations": [
                 {
                     "physicalLocation": {

@@ -1,0 +1,160 @@
+"""Issue 29 (4): what `check` shows at a terminal: colour (NO_COLOR, FORCE_COLOR), --quiet,
+progress with counts on stderr, and findings said in a line of what and a line of fix."""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from typing_literalstring.checkers import CHECKERS
+from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands.cli import main
+from typing_literalstring.report import terminal
+
+APP = """\
+import sqlite3
+import subprocess
+
+
+def f(conn: sqlite3.Connection, table: str, ids: str, name: str) -> None:
+    conn.execute(f"SELECT * FROM {table} WHERE id IN ({ids})")
+    subprocess.run(f"ls {name}", shell=True)
+"""
+_ESCAPE = "\x1b["
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _check(
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    *options: str,
+) -> tuple[int, str, str]:
+    """`check` in text on a project of APP, run from it: status, stdout, stderr."""
+    if not CHECKERS["pyright"].is_installed():
+        pytest.skip("pyright is not installed")
+    project = tmp_path / "p"
+    project.mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
+    (project / "app.py").write_text(APP)
+    monkeypatch.chdir(project)
+    status = main(["check", "--cache-dir", str(cache_dir), *options])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    ("environ", "tty", "wanted"),
+    [
+        ({}, True, True),
+        ({}, False, False),
+        ({"NO_COLOR": "1"}, True, False),
+        ({"NO_COLOR": ""}, True, True),  # set but empty: no-color.org says it does not count
+        ({"FORCE_COLOR": "1"}, False, True),
+        ({"FORCE_COLOR": "0"}, False, True),  # force-color.org: any value that is not empty
+        ({"FORCE_COLOR": ""}, False, False),
+        ({"NO_COLOR": "1", "FORCE_COLOR": "1"}, True, False),
+        ({"TERM": "dumb"}, True, False),
+    ],
+)
+def test_colour_follows_no_color_force_color_and_the_terminal(
+    environ: dict[str, str], tty: bool, wanted: bool
+) -> None:
+    stream = _Terminal() if tty else io.StringIO()
+    assert terminal.colour_wanted(stream, environ) is wanted
+
+
+def test_the_report_is_coloured_when_forced_and_plain_otherwise(
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    status, out, _ = _check(tmp_path, cache_dir, capsys, monkeypatch)
+    assert status == EXIT_FINDINGS
+    assert f"{_ESCAPE}1m{_ESCAPE}31mLS101{_ESCAPE}0m" in out
+    monkeypatch.setenv("NO_COLOR", "1")
+    status, out, _ = _check(tmp_path / "again", cache_dir, capsys, monkeypatch)
+    assert _ESCAPE not in out
+    assert "LS101 sql-injection" in out
+
+
+def test_quiet_prints_only_the_summary(
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    status, out, err = _check(tmp_path, cache_dir, capsys, monkeypatch, "--quiet")
+    assert status == EXIT_FINDINGS
+    assert re.fullmatch(
+        r"2 findings \(SQL 1, shell 1\) with pyright [\d.]+, profile default\.\n", out
+    )
+    assert err == ""
+
+
+def test_a_finding_is_a_line_of_what_and_a_line_of_fix_without_catalogues(
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    _, out, _ = _check(tmp_path, cache_dir, capsys, monkeypatch)
+    lines = out.splitlines()
+    sql = next(n for n, line in enumerate(lines) if " LS101 " in line)
+    what, source, fix = lines[sql : sql + 3]
+    # The rule's page lists the drivers; each finding said them all (~300 characters).
+    assert "psycopg2.sql.SQL" not in out
+    assert "Django raw" not in out
+    assert what == (
+        "app.py:6:5: LS101 sql-injection: non-literal SQL text "
+        "(conn.execute: sqlite3 Connection/Cursor.execute)"
+    )
+    assert source.strip().startswith("conn.execute(")
+    assert fix.startswith("    fix: ")
+    assert fix.endswith("See `typing-literalstring rule LS101`.")
+    assert len(fix) < 260
+    shell = next(n for n, line in enumerate(lines) if " LS201 " in line)
+    shell_fix = lines[shell + 2]
+    # The shell fix said "if you need a shell" and then "If a shell is needed".
+    assert shell_fix.lower().count("shell is needed") + shell_fix.count("need a shell") <= 1
+    assert shell_fix.startswith("    fix: Pass a list and no shell=True")
+
+
+def test_progress_shows_counts_and_time_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(terminal, "_PATIENCE", 0.05)
+    stream = _Terminal()
+    progress = terminal.Progress(stream, live=True, verbose=False)
+    progress("reading 4 files")
+    progress.count(3, 4, "read")
+    time.sleep(0.3)  # the ticker redraws the line
+    progress("running pyright on 4 files")
+    progress.close()
+    said = stream.getvalue()
+    assert "\r\x1b[Ktyping-literalstring: reading 4 files (read 3/4)... 0 s" in said
+    assert said.endswith("running pyright on 4 files...\n")
+
+
+def test_verbose_progress_outside_a_terminal_says_each_step_and_its_counts(
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, _, err = _check(tmp_path, cache_dir, capsys, monkeypatch, "--verbose")
+    assert "typing-literalstring: running pyright on 1 file...\n" in err
+    assert re.search(r"running pyright on 1 file \(read 1/1\): [\d.]+ s\n", err)
+    assert _ESCAPE not in err
