@@ -134,7 +134,11 @@ def fetch(project: Project, into: Path) -> Path:
 def _last_error(stderr: str) -> str:
     lines = [x.strip() for x in stderr.splitlines() if x.strip()]
     lines = [x for x in lines if not x.startswith("WARNING: Location")]
-    errors = [x for x in lines if "error" in x.lower()] or lines
+    errors = (
+        [x for x in lines if x.startswith("ERROR:")]
+        or [x for x in lines if "error" in x.lower()]
+        or lines
+    )
     return " / ".join(errors[-3:])[:400] or "no message"
 
 

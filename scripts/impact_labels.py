@@ -46,6 +46,8 @@ class Rule:
     except_projects: tuple[str, ...] = ()
     projects: tuple[str, ...] = ()  # only these, when given
     statement: str = ""  # a regular expression the statement must match, when given
+    file: str = ""  # a regular expression the file's path must match, when given
+    api: str = ""  # a regular expression the finding's API must match, when given
     sampled: tuple[str, ...] = ()  # "project file:line" read by hand, each agreeing
 
     def matches(self, found: Found) -> bool:
@@ -54,6 +56,8 @@ class Rule:
             and found.project not in self.except_projects
             and (not self.projects or found.project in self.projects)
             and (not self.statement or re.search(self.statement, found.line) is not None)
+            and (not self.file or re.search(self.file, found.file) is not None)
+            and (not self.api or re.search(self.api, found.api) is not None)
         )
 
     def label(self) -> Label:
@@ -112,8 +116,10 @@ def load_labels(folder: Path | None = None) -> Labels:
                     entry["why"],
                     tuple(entry.get("except_projects", ())),
                     tuple(entry.get("projects", ())),
-                    entry.get("statement", ""),
-                    tuple(entry.get("sampled", ())),
+                    statement=entry.get("statement", ""),
+                    file=entry.get("file", ""),
+                    api=entry.get("api", ""),
+                    sampled=tuple(entry.get("sampled", ())),
                 )
             )
     idioms = folder / "idioms.toml"

@@ -28,11 +28,16 @@ OVERLOAD = 0.20  # at most, to tighten behind an overload with a str fallback
 
 
 def api_of(api: str) -> str:
-    """One name per sink, whichever way a finding or an outcome spelled it."""
-    if api in _APIS:
-        return api
-    name = api.rsplit(".", 1)[-1]
-    return SINK_NAMES[name][1] if name in SINK_NAMES else api
+    """One name per sink, whichever way a finding or an outcome spelled it: a call through the
+    project's own wrapper (``..., through query``) counts under the sink it reaches; a call of
+    the project's own function typed ``str`` (``execute, named like an SQL sink``) under that."""
+    base, _, how = api.partition(", ")
+    if how.startswith("named like"):
+        return f"the project's own {base} ({how})"
+    if base in _APIS:
+        return base
+    name = base.rsplit(".", 1)[-1]
+    return SINK_NAMES[name][1] if name in SINK_NAMES else base
 
 
 @dataclass
@@ -230,6 +235,7 @@ def render_impact(results: Sequence[ProjectResult], labels: Labels, seconds: flo
     lines += ["", *_tools(built), ""]
     lines += _rules_section(built, labels)
     lines += ["", *_every_finding(built, labels)]
+    lines += ["", *_stale(built, labels)]
     if NOTES.is_file():
         lines += ["", fill(NOTES.read_text(encoding="utf-8").rstrip(), values)]
     return "\n".join(lines) + "\n"
@@ -334,6 +340,8 @@ def _rules_section(results: Sequence[ProjectResult], labels: Labels) -> list[str
             + (f"; not {', '.join(rule.except_projects)}" if rule.except_projects else "")
             + (f"; only {', '.join(rule.projects)}" if rule.projects else "")
             + (f"; statement matching `{rule.statement}`" if rule.statement else "")
+            + (f"; file matching `{rule.file}`" if rule.file else "")
+            + (f"; API matching `{rule.api}`" if rule.api else "")
             + f"): {rule.verdict}"
             + (f" ({rule.idiom})" if rule.idiom else "")
             + (f", {rule.harm}" if rule.harm else "")
@@ -372,6 +380,21 @@ def _every_finding(results: Sequence[ProjectResult], labels: Labels) -> list[str
             lines.append(f"| {f.project} | `{f.file}:{f.number}` | {f.rule} | "
                          f"{', '.join(sorted(set(by[f.key])))} | {verdict} | {why} |")  # fmt: skip
     return lines
+
+
+def stale(results: Sequence[ProjectResult], labels: Labels) -> list[tuple[str, str, int, str, str]]:
+    """Labels read at a site of a checked project that no finding has any more."""
+    checked = {r.project.name for r in results if r.runs}
+    found = {f.key for r in results for f in r.distinct()}
+    return sorted(k for k in labels.read if k[0] in checked and k not in found)
+
+
+def _stale(results: Sequence[ProjectResult], labels: Labels) -> list[str]:
+    keys = stale(results, labels)
+    lines = ["## Labels that matched no finding", ""]
+    if not keys:
+        return [*lines, "None."]
+    return [*lines, *(f"- {p} `{f}:{n}` {rule} `{_cell(text)}`" for p, f, n, rule, text in keys)]
 
 
 # -- the typeshed report ------------------------------------------------------------------------
