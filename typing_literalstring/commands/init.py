@@ -185,6 +185,36 @@ def settings_for(checker: str, folder: str) -> list[Setting]:
     raise TypingLiteralStringError(f"init does not know how to configure {checker}")
 
 
+# The tables pyrefly reads as its configuration when it has none of its own ("using settings
+# imported from [tool.pyright] ... (preset: default)"), and the files it would take them from.
+_PYREFLY_IMPORTS = ("pyright", "basedpyright", "mypy")
+_PYREFLY_SOURCES = ("pyrefly.toml", "pyrightconfig.json", "mypy.ini", ".mypy.ini")
+
+
+def _pyrefly_as_before(
+    project: Path, values: dict[str, object], settings: list[Setting]
+) -> list[Setting]:
+    """``[tool.pyrefly] preset = "basic"`` when our settings would give pyrefly a configuration
+    to import where it had none: pyrefly then stops using its lenient "basic" preset and takes
+    the imported table's ("default" for [tool.pyright], "all" for [tool.basedpyright],
+    "legacy" for [tool.mypy]).  Measured on litecli: its own `pyrefly check` went from 14 to 80
+    errors after a plain init, from 2 to 969 with a [tool.basedpyright] table.  Setting the
+    preset pyrefly used before keeps its run as it was; nothing is set when pyrefly is
+    configured (or imports something) already, or when init configures pyrefly itself."""
+    tool = values.get("tool")
+    tables: set[str] = set(cast("dict[str, object]", tool)) if isinstance(tool, dict) else set()
+    ours = {s.table[1] for s in settings if s.table[0] == "tool"}
+    if (
+        "pyrefly" in ours
+        or "pyrefly" in tables
+        or tables & set(_PYREFLY_IMPORTS)
+        or not ours & set(_PYREFLY_IMPORTS)
+        or any((project / name).exists() for name in _PYREFLY_SOURCES)
+    ):
+        return []
+    return [Setting(("tool", "pyrefly"), "preset", "basic", unless_set=True)]
+
+
 def _tomlkit() -> types.ModuleType:
     try:
         import tomlkit
@@ -339,6 +369,7 @@ def init(
     except (OSError, ValueError) as error:
         raise TypingLiteralStringError(f"cannot read {pyproject}: {error}") from error
     settings = [s for c in checkers for s in settings_for(c.name, folder)]
+    settings += _pyrefly_as_before(project, document.unwrap(), settings)
     changes = plan(document, settings, force, str(pyproject))  # refuses before any write
     writes_pyproject = any(change.needed for change in changes)
     # Where each write lands, checked before the first one (the third-party cache included):
@@ -413,6 +444,11 @@ def command(args: argparse.Namespace) -> int:
             continue
         state = "set" if change.needed else "already set"
         print(f"{state} {setting.describe()} in {result.pyproject}")
+        if setting.table == ("tool", "pyrefly") and setting.value == "basic" and change.needed:
+            print(
+                "  (pyrefly's own preset when it has no configuration: without it, pyrefly "
+                "would import the tables above as its configuration and check more strictly)"
+            )
         if setting.key == CHECK_UNTYPED_DEFS and change.needed:
             print(
                 "  (mypy skips the bodies of unannotated functions otherwise, and the sinks "
