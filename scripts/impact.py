@@ -76,6 +76,7 @@ OUT = REPO / "IMPACT.md"
 TYPESHED = REPO / "docs" / "typeshed-report.md"
 PYTHON = "3.12"  # the target every checker is run for
 CHECKS = ("pyright", "mypy")  # each in the strict profile
+NOT_RUN = "not run: no check results in the cache (the run did not reach it)"
 
 
 def load_projects(path: Path | None = None) -> list[Project]:
@@ -334,6 +335,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--reuse", action="store_true", help="take each project's check results from the cache"
     )
+    parser.add_argument(
+        "--render-only",
+        action="store_true",
+        help="render from the cached check results alone; a project without one is listed as "
+        "not run",
+    )
     args = parser.parse_args(argv)
     projects = load_projects()
     chosen = [p for p in projects if not args.projects or p.name in args.projects]
@@ -362,8 +369,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[ProjectResult] = []
     for project in chosen:
         saved = _result_file(args.cache, project)
-        if args.reuse and saved.is_file():
+        if (args.reuse or args.render_only) and saved.is_file():
             results.append(ProjectResult.from_json(project, json.loads(saved.read_text())))
+            continue
+        if args.render_only:
+            results.append(ProjectResult(project, failure=NOT_RUN))
             continue
         result = measure(project, args.cache, log)
         saved.parent.mkdir(parents=True, exist_ok=True)

@@ -138,6 +138,7 @@ def test_a_project_that_did_not_build_is_listed_with_its_reason(tmp_path: Path) 
         report
     )
     assert "2 projects, 1 built and checked" in report
+    assert "1 not built and 0 not run" in report
     assert "docs" not in impact_report.render_typeshed([failed], labels) or True
 
 
