@@ -309,3 +309,18 @@ def test_a_rule_not_selected_keeps_its_baseline_entries(
     )
     written = json.loads((project / ".typing-literalstring" / "baseline.json").read_text())
     assert sorted(e["rule"] for e in written["findings"]) == ["LS101", "LS301"]
+
+
+def test_a_missing_baseline_named_by_the_table_stops_the_run_before_the_checker(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    checker_processes: list[list[str]],
+) -> None:
+    project = _project(tmp_path / "p", '[tool.typing-literalstring]\nbaseline = "ci/b.json"\n')
+    monkeypatch.chdir(project)
+    assert main(["check"]) == EXIT_ERROR
+    assert "no baseline at " in capsys.readouterr().err
+    assert checker_processes == []
+    assert main(["check", "--no-baseline", "--write-baseline"]) == EXIT_ERROR
+    assert "--no-baseline ignores the baseline" in capsys.readouterr().err

@@ -73,6 +73,24 @@ def test_colour_follows_no_color_force_color_and_the_terminal(
     assert terminal.colour_wanted(stream, environ) is wanted
 
 
+def test_colour_marks_places_codes_fixes_warnings_and_the_summary() -> None:
+    text = (
+        "a.py:1:2: LS101 sql-injection: non-literal SQL text (x)\n"
+        "    run(f'\\u001b[31m{x}')\n"
+        "    fix: Keep it literal.\n"
+        "warning: 1 imported module could not be resolved\n"
+        "1 finding (SQL 1) with pyright 1.1.414, profile default.\n"
+        "2 other errors of pyright, not about literal strings, not shown.\n"
+    )
+    lines = terminal.coloured(text).split("\n")
+    assert lines[0].startswith("\x1b[1ma.py:1:2:\x1b[0m \x1b[1m\x1b[31mLS101\x1b[0m")
+    assert lines[1] == "    run(f'\\u001b[31m{x}')"  # the code is shown as it is
+    assert lines[2] == "    \x1b[32mfix:\x1b[0m Keep it literal."
+    assert lines[3].startswith("\x1b[1m\x1b[33mwarning\x1b[0m:")
+    assert lines[4] == "\x1b[1m1 finding (SQL 1) with pyright 1.1.414, profile default.\x1b[0m"
+    assert _ESCAPE not in lines[5]
+
+
 def test_the_report_is_coloured_when_forced_and_plain_otherwise(
     tmp_path: Path,
     cache_dir: Path,

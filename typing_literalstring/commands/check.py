@@ -85,15 +85,16 @@ NOT_ENFORCING = {
 
 
 Progress = Callable[[str], None]
-# How many of a step's files are done, of how many.
-Counted = Callable[[int, int], None]
+# Gives the current step a way to say how far it is ("read 12/40"): the progress line calls it
+# each time it is drawn, from another thread.
+Watch = Callable[[Callable[[], str]], None]
 
 
 def _silent(_: str) -> None:
     return None
 
 
-def _uncounted(_done: int, _total: int) -> None:
+def _unwatched(_: Callable[[], str]) -> None:
     return None
 
 
@@ -136,7 +137,7 @@ def run_check(
     report_any: bool = False,
     platform: str | None = None,
     exclude: Sequence[str] = (),
-    counted: Counted = _uncounted,
+    watch: Watch = _unwatched,
 ) -> CheckResult:
     """Check ``paths`` (none: the project root) with ``checker`` and our tightened stubs.
 
@@ -144,7 +145,7 @@ def run_check(
     the root (and ``src/``), third-party ones from ``python`` (see ``choose_environment``).
     mypy runs with our plugin (``typing_literalstring.mypy``), which makes it enforce PEP 675.
     Files whose root-relative path matches a glob of ``exclude`` (``selection.matches``) are
-    not checked; ``counted`` hears how many files have been read so far.
+    not checked; ``watch`` is given how far the long steps are (files read, checker runs).
     """
     cwd = (cwd or Path.cwd()).resolve()
     checker = _check_arguments(checker, paths, python_version)
@@ -197,11 +198,12 @@ def run_check(
         function = isinstance(checker, MypyPlugin)
         probed = probes.instrumented(candidates, commands, function, wrapping)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
-        # Said before the parsing starts, so that its counts go to this step.
         progress(f"running {checker.name} on {len(found)} file{'s' if len(found) != 1 else ''}")
+        read = [0]  # how many files are parsed: counted by the parsing thread
+        watch(lambda: f"read {read[0]}/{len(found)}")
         with ThreadPoolExecutor(max_workers=1) as pool:
             listed = list(found.values())
-            parsing = pool.submit(_parse_counted, listed, roots, host_grammar, counted)
+            parsing = pool.submit(_parse_counted, listed, roots, host_grammar, read)
             run = _run_tightened(runs, set(found), here, search, overlay.root, root, parsing)
             parsed, unparsable = parsing.result()
             result.unparsable += unparsable
@@ -236,6 +238,9 @@ def run_check(
         judged = _sink_outcomes(result, parsed, probed, here, parts)
         if report_any:
             progress(f"asking {checker.name} which values of type Any reach a LiteralString")
+            # Its two checker runs (report_any.unverified_findings) are counted as they start.
+            first = len(runs.started)
+            watch(lambda: f"{min(len(runs.started) - first, 2)}/2 checker runs started")
             unverified_ = unverified_findings(
                 runs, parsed, root, tightened, overlay.root, result.findings
             )
@@ -251,16 +256,16 @@ def run_check(
 
 
 def _parse_counted(
-    paths: list[Path], roots: Sequence[Path], host_grammar: bool, counted: Counted
+    paths: list[Path], roots: Sequence[Path], host_grammar: bool, read: list[int]
 ) -> tuple[dict[str, Parsed], list[Unparsable]]:
-    """``parse_all``, a file at a time, saying how many are read."""
+    """``parse_all``, a file at a time, counting those read in ``read[0]``."""
     parsed: dict[str, Parsed] = {}
     unparsable: list[Unparsable] = []
-    for done, path in enumerate(paths, 1):
+    for path in paths:
         one, refused = parse_all([path], roots, host_grammar)
         parsed.update(one)
         unparsable += refused
-        counted(done, len(paths))
+        read[0] += 1
     return parsed, unparsable
 
 
@@ -354,13 +359,13 @@ def command(args: argparse.Namespace) -> int:
         raise ConfigError(
             "--no-baseline ignores the baseline: give it without --baseline and --write-baseline"
         )
+    named = Path(args.baseline) if args.baseline else settings.baseline
+    if named is not None and not args.no_baseline and not args.write_baseline:
+        baseline.refuse_missing(named)  # before the run, not after it
     checker = get_checker(args.checker or settings.checker or "pyright")
     profile = args.profile or settings.profile or "default"
     live = not args.quiet and terminal.can_redraw(sys.stderr)
     progress = terminal.Progress(sys.stderr, live=live, verbose=args.verbose)
-
-    def counted(done: int, total: int) -> None:
-        progress.count(done, total, "read")
 
     try:
         result = run_check(
@@ -374,7 +379,7 @@ def command(args: argparse.Namespace) -> int:
             report_any=args.report_any,
             platform=args.platform,
             exclude=settings.exclude,
-            counted=counted,
+            watch=progress.watch,
         )
     finally:
         progress.close()
@@ -386,8 +391,7 @@ def command(args: argparse.Namespace) -> int:
     # fails the run nor is matched against (or dropped from) the baseline.
     selection.apply(result, chosen)
     if not args.no_baseline:
-        path = Path(args.baseline) if args.baseline else settings.baseline
-        written = baseline.apply(result, path, args.write_baseline, chosen.reports)
+        written = baseline.apply(result, named, args.write_baseline, chosen.reports)
         if written is not None and not args.quiet:
             count, where = written
             print(

@@ -169,6 +169,15 @@ def record(result: CheckResult, path: Path, reports: Reports = _everything) -> i
     return count
 
 
+def refuse_missing(path: Path) -> None:
+    """A baseline named (by --baseline or the configuration) must be there to be used."""
+    if not path.is_file():
+        raise BaselineError(
+            f"no baseline at {path}: write one with `typing-literalstring check "
+            "--write-baseline`, or give --no-baseline"
+        )
+
+
 def apply(
     result: CheckResult,
     chosen: Path | None,
@@ -187,10 +196,6 @@ def apply(
             )
         return record(result, path, reports), path
     if chosen is not None or path.is_file():
-        if not path.is_file():
-            raise BaselineError(
-                f"no baseline at {path}: write one with `typing-literalstring check "
-                "--write-baseline`"
-            )
+        refuse_missing(path)
         use(result, path, reports)
     return None

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import threading
 import time
-from typing import Mapping, TextIO
+from typing import Callable, Mapping, TextIO
 
 PREFIX = "typing-literalstring"
 # A step that lasts longer than this shows how long it has run, so a long run does not look
@@ -57,15 +58,14 @@ def can_redraw(stream: TextIO, environ: Mapping[str, str] | None = None) -> bool
 _FINDING = re.compile(r"^(?P<where>\S.*?:\d+:\d+:) (?P<rule>LS\d{3}) (?P<name>[a-z-]+):")
 _LABEL = re.compile(r"^(?P<indent>    )(?P<label>fix:|through:)")
 _LEVEL = re.compile(r"^(?P<level>error|warning):")
+_SUMMARY = re.compile(r"^\d+ findings? (?:\(|with )")
 
 
 def coloured(text: str) -> str:
     """The text report ``text`` with ANSI colour: places bold, rule codes red, fixes green,
-    warnings yellow, errors red, the summary (its last line) bold."""
-    lines = text.split("\n")
-    last = max((n for n, line in enumerate(lines) if line), default=-1)
+    warnings yellow, errors red, the summary line bold."""
     out: list[str] = []
-    for n, line in enumerate(lines):
+    for line in text.split("\n"):
         if m := _FINDING.match(line):
             line = (
                 f"{_BOLD}{m['where']}{_RESET} {_BOLD}{_RED}{m['rule']}{_RESET} "
@@ -77,7 +77,7 @@ def coloured(text: str) -> str:
         elif m := _LEVEL.match(line):
             colour = _RED if m["level"] == "error" else _YELLOW
             line = f"{_BOLD}{colour}{m['level']}{_RESET}:{line[m.end() :]}"
-        elif n == last and line:
+        elif _SUMMARY.match(line):
             line = f"{_BOLD}{line}{_RESET}"
         out.append(line)
     return "\n".join(out)
@@ -98,7 +98,7 @@ class Progress:
         self._said = live or verbose
         self._lock = threading.Lock()
         self._step: str | None = None
-        self._counts = ""
+        self._counts: Callable[[], str] | None = None
         self._started = 0.0
         self._drawn = False  # a live line is on the screen, unfinished
         self._stop = threading.Event()
@@ -108,7 +108,7 @@ class Progress:
         """A new step begins: ``message`` says what it does."""
         with self._lock:
             self._end_step()
-            self._step, self._counts, self._started = message, "", time.monotonic()
+            self._step, self._counts, self._started = message, None, time.monotonic()
             if not self._said:
                 return
             if self._live:
@@ -120,8 +120,18 @@ class Progress:
 
     def count(self, done: int, total: int, what: str) -> None:
         """How far the current step is: ``done`` of ``total`` ``what`` ("read 12/40")."""
+        said = f"{what} {done}/{total}"
+        self.watch(lambda: said)
+
+    def watch(self, counts: Callable[[], str]) -> None:
+        """How to tell how far the current step is, asked each time its line is drawn (from
+        another thread: ``counts`` only reads)."""
         with self._lock:
-            self._counts = f" ({what} {done}/{total})"
+            self._counts = counts
+
+    def _said_counts(self) -> str:
+        said = self._counts() if self._counts is not None else ""
+        return f" ({said})" if said else ""
 
     def close(self) -> None:
         """The check is over: the last step's line is finished."""
@@ -137,8 +147,14 @@ class Progress:
 
     def _draw(self) -> None:
         elapsed = self._elapsed()
-        shown = f" {elapsed:.0f} s" if elapsed >= _PATIENCE else ""
-        self._stream.write(f"\r\x1b[K{PREFIX}: {self._step}{self._counts}...{shown}")
+        shown = f"{self._said_counts()}...{f' {elapsed:.0f} s' if elapsed >= _PATIENCE else ''}"
+        # A line wider than the terminal wraps, and the carriage return would then redraw only
+        # its last row: the step's words give way, its counts and time stay.
+        room = shutil.get_terminal_size().columns - 1 - len(PREFIX) - 2 - len(shown)
+        step = self._step or ""
+        if len(step) > room:
+            step = step[: max(room - 3, 0)] + "..."
+        self._stream.write(f"\r\x1b[K{PREFIX}: {step}{shown}")
         self._stream.flush()
         self._drawn = True
 
@@ -151,8 +167,9 @@ class Progress:
                 self._draw()
                 self._stream.write("\n")
                 self._drawn = False
-        elif elapsed >= _PATIENCE or self._counts:
-            self._stream.write(f"{PREFIX}: {self._step}{self._counts}: {elapsed:.1f} s\n")
+        elif elapsed >= _PATIENCE or self._counts is not None:
+            counts = self._said_counts()
+            self._stream.write(f"{PREFIX}: {self._step}{counts}: {elapsed:.1f} s\n")
         self._stream.flush()
 
     def _start_ticker(self) -> None:
