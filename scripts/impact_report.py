@@ -130,7 +130,18 @@ def figures(results: Sequence[ProjectResult], labels: Labels) -> dict[str, str]:
         "findings_default": str(len(default)),
         "findings_ls302": str(len(strict_only)),
     }
-    for name, group in (("all", everything), ("default", default), ("ls302", strict_only)):
+    unverified = [f for f in everything if f.rule.startswith("LS9")]
+    sinks = [f for f in default if not f.rule.startswith("LS9")]
+    out["findings_ls9"] = str(len(unverified))
+    out["findings_sink"] = str(len(sinks))
+    groups = (
+        ("all", everything),
+        ("default", default),
+        ("ls302", strict_only),
+        ("ls9", unverified),
+        ("sink", sinks),
+    )
+    for name, group in groups:
         counts = Counter(_verdict(labels.of(f)) for f in group)
         for verdict in (*VERDICTS, "unlabelled"):
             out[f"{name}_{verdict}"] = str(counts[verdict])
