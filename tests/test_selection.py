@@ -5,8 +5,10 @@ The checked projects are tiny and checked with pyright, the fastest checker."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.commands.cli import main
+from typing_literalstring.core import config
 from typing_literalstring.core.config import ConfigError, Settings, read, selectors
 from typing_literalstring.report.selection import Selection, matches
 
@@ -137,6 +140,7 @@ def test_the_table_is_read_and_checked(tmp_path: Path) -> None:
         ('selct = ["LS1"]', "unknown key 'selct' (did you mean 'select'?); the keys are checker"),
         ('select = ["LS7"]', "select: unknown rule code 'LS7'"),
         ('select = "LS1"', "select must be a list of rule codes"),
+        ("select = []", "select names no rule"),
         ('checker = "pylint"', "checker is 'pylint'; it must be one of pyright"),
         ('profile = "loose"', "profile is 'loose'; it must be one of default, strict"),
         ('per-file-ignores = { "t/*" = ["LS99"] }', "per-file-ignores 't/*': unknown rule code"),
@@ -157,6 +161,28 @@ def test_a_broken_pyproject_stops_the_run_only_when_it_holds_our_table(tmp_path:
     (tmp_path / "pyproject.toml").write_text('[tool.typing-literalstring\nselect = ["LS1"]\n')
     with pytest.raises(ConfigError, match="is not valid TOML"):
         read(tmp_path, CHECKERS_, PROFILES)
+
+
+@pytest.mark.parametrize("missing", [("tomllib",), ("tomllib", "tomli", "tomlkit")])
+def test_below_python_3_11_the_table_is_read_by_what_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, missing: tuple[str, ...]
+) -> None:
+    """Python 3.8 to 3.10 have no tomllib: tomli or tomlkit read the table, and with neither
+    a table of ours is an error rather than unread."""
+    real = importlib.import_module
+
+    def without(name: str) -> ModuleType:
+        if name in missing:
+            raise ImportError(name)
+        return real(name)
+
+    monkeypatch.setattr(config.importlib, "import_module", without)
+    _project(tmp_path, '[tool.typing-literalstring]\nselect = ["LS1"]\n')
+    if "tomlkit" in missing:
+        with pytest.raises(ConfigError, match="pip install tomli"):
+            read(tmp_path, CHECKERS_, PROFILES)
+    else:
+        assert read(tmp_path, CHECKERS_, PROFILES).select == ("LS1",)
 
 
 # --- through the command ------------------------------------------------------------------

@@ -54,7 +54,7 @@ from typing_literalstring.checkers import (
 )
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.core import sources
-from typing_literalstring.core.config import ConfigError, Settings, read, selectors
+from typing_literalstring.core.config import ConfigError, Settings, read, selected, selectors
 from typing_literalstring.core.errors import CheckerFailedError, TypingLiteralStringError
 from typing_literalstring.core.project import (
     choose_environment,
@@ -343,7 +343,7 @@ def _settings(args: argparse.Namespace) -> tuple[Settings, selection.Selection]:
     table make: an option given on the command line replaces the table's key."""
     root = common_root([Path(p) for p in args.paths], Path.cwd().resolve())
     settings = read(root, sorted(COMMAND_CHECKERS), PROFILES)
-    select = selectors(args.select, "--select") if args.select is not None else settings.select
+    select = selected(args.select, "--select") if args.select is not None else settings.select
     ignore = selectors(args.ignore, "--ignore") if args.ignore is not None else settings.ignore
     chosen = selection.Selection(
         select=select if select is not None else selection.EVERY_RULE,

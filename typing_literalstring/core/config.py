@@ -64,6 +64,17 @@ def selectors(values: Iterable[str], where: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def selected(values: Iterable[str], where: str) -> tuple[str, ...]:
+    """``selectors`` of a select, which must name a rule: an empty one would report nothing,
+    a gate that always passes."""
+    found = selectors(values, where)
+    if not found:
+        raise ConfigError(
+            f"{where} names no rule: give rule codes or prefixes (LS1), or LS for every rule"
+        )
+    return found
+
+
 def _toml(path: Path) -> dict[str, Any]:
     """``path`` read as TOML: tomllib from Python 3.11, else tomli or tomlkit if installed."""
     data = path.read_bytes()
@@ -168,7 +179,7 @@ def read(root: Path, checkers: Sequence[str], profiles: Sequence[str]) -> Settin
         profile=None if profile is None else _choice(profile, f"{name} profile", profiles),
         select=None
         if select is None
-        else selectors(_strings(select, f"{name} select", "rule codes"), f"{name} select"),
+        else selected(_strings(select, f"{name} select", "rule codes"), f"{name} select"),
         ignore=None
         if ignore is None
         else selectors(_strings(ignore, f"{name} ignore", "rule codes"), f"{name} ignore"),
