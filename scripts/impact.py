@@ -394,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"wrote {args.out} and {args.typeshed}: {len(everything)} findings, "
         f"{len(unlabelled)} unlabelled, in {seconds:.0f} s"
     )
-    for f in unlabelled[:200]:
+    for f in unlabelled:
         print(f"  unlabelled: {f.project} {f.file}:{f.number} {f.rule} {f.line}")
     return 1 if unlabelled and not args.allow_unlabelled else 0
 
