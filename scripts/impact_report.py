@@ -251,6 +251,7 @@ def render_impact(results: Sequence[ProjectResult], labels: Labels, seconds: flo
         )
     lines += ["", *_per_api_tables(built, labels), ""]
     lines += _totals(built, labels, values)
+    lines += ["", *_real(built, labels)]
     lines += ["", *_tools(built), ""]
     lines += _rules_section(built, labels)
     lines += ["", *_every_finding(built, labels)]
@@ -322,6 +323,25 @@ def _totals(results: Sequence[ProjectResult], labels: Labels, v: dict[str, str])
         f"| {idiom} | {n} | {labels.idioms.get(idiom, '(not written yet)')} |"
         for idiom, n in idioms.most_common()
     ]
+    return lines
+
+
+def _real(results: Sequence[ProjectResult], labels: Labels) -> list[str]:
+    lines = [
+        "## The real findings",
+        "",
+        "Each read at its call site; *harm* says what happens: an injection (of SQL, a shell "
+        "command or markup) or a lost log record.",
+        "",
+        "| project | file:line | rule | harm | why |",
+        "|---|---|---|---|---|",
+    ]
+    for r in results:
+        for f in r.distinct():
+            label = labels.of(f)
+            if label is not None and label.verdict == "real":
+                lines.append(f"| {f.project} | `{f.file}:{f.number}` | {f.rule} | {label.harm} "
+                             f"| {_cell(label.why)} |")  # fmt: skip
     return lines
 
 
