@@ -375,3 +375,17 @@ def test_a_file_named_from_outside_the_project_says_so(
     assert "check this file from its own project): not read" in err
     assert "does not parse" not in err
     assert "symbolic link" not in err
+
+
+def test_a_relative_python_is_taken_from_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--python .venv` (a shared pre-commit configuration) names the environment in the
+    working folder, although the interpreter is probed from a folder outside the project."""
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(sys.executable)
+    monkeypatch.chdir(tmp_path)
+    for given in (".venv", ".venv/bin/python"):
+        chosen = choose_environment(given, tmp_path)
+        assert chosen.python == tmp_path / ".venv" / "bin" / "python"

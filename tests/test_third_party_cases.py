@@ -64,7 +64,7 @@ def test_every_checker_matches_the_markers(name: str) -> None:
     outcome = _outcome(CHECKERS[name])
     assert {path.parent.name for path in third_party_case_files()} >= {
         "psycopg2", "PyMySQL", "mysqlclient", "SQLAlchemy", "Django", "Jinja2", "Flask",
-        "MarkupSafe", "aiosqlite", "paramiko", "psycopg",
+        "MarkupSafe", "aiosqlite", "paramiko", "psycopg", "asyncpg",
     }  # fmt: skip
     assert outcome.expected > 100
     assert outcome.deviations == []
@@ -82,7 +82,15 @@ def test_without_our_tightening_only_the_self_typed_errors_remain() -> None:
             assert not marked & missing, path
         else:
             assert marked <= missing, path
-    assert all(d.kind == MISSING for d in outcome.deviations)
+    # A package without types (asyncpg) is typed by its specification where it leads to the
+    # sinks (`connect()` returns a Connection): untightened, those `assert_type` lines fail.
+    typed_by_us = {f"check_{d.lower()}.py" for d in thirdparty.FROM_OWN_SIGNATURES}
+    assert [
+        d
+        for d in outcome.deviations
+        if d.kind != MISSING and not (d.file in typed_by_us and d.source.startswith("assert_type("))
+    ] == []
+    assert any(d.file in typed_by_us for d in outcome.deviations if d.kind != MISSING)
 
 
 def _pymysql_cases() -> list[Path]:

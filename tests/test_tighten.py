@@ -232,3 +232,54 @@ def test_an_added_class_may_not_shadow_the_base(tmp_path: Path) -> None:
     )
     with pytest.raises(SpecError, match="already defines 'Conn'"):
         tighten_module(BASE, spec, "default")
+
+
+RELEASE_BASE = textwrap.dedent(
+    """\
+    from typing import Any, Generic, TypeVar, TypeAlias
+    _T = TypeVar("_T")
+
+    class BaseManager(Generic[_T]):
+        def raw(self, raw_query: str) -> None: ...
+
+    class Manager(BaseManager[_T]): ...
+
+    class _QuerySet(Generic[_T]):
+        def raw(self, raw_query: str) -> None: ...
+
+    QuerySet: TypeAlias = _QuerySet[_T]
+
+    class Engine(Any): ...
+    """
+)
+
+
+def test_a_method_is_found_through_the_class_s_bases_and_aliases_of_the_release(
+    tmp_path: Path,
+) -> None:
+    """django-stubs 4.2: `raw` on `BaseManager`, `QuerySet` an alias of `_QuerySet`."""
+    spec = """\
+        from typing_extensions import LiteralString
+        class Manager:
+            def raw(self, raw_query: LiteralString): ...
+        class QuerySet:
+            def raw(self, raw_query: LiteralString): ...
+        """
+    tightened = tighten_module(RELEASE_BASE, _spec(tmp_path, spec), "default")
+    assert tightened.count("def raw(self, raw_query: LiteralString) -> None: ...") == 2
+
+
+def test_only_a_method_marked_if_overridden_may_be_absent(tmp_path: Path) -> None:
+    """`Engine` inherits from another module: absent is no error only when the specification
+    says a release may inherit it; otherwise the missing method still fails loudly."""
+    absent = """\
+        from typing_extensions import LiteralString
+        class Engine:
+            def from_string(self, template_code: LiteralString): ...
+        """
+    with pytest.raises(SpecError, match="Engine.from_string is not defined"):
+        tighten_module(RELEASE_BASE, _spec(tmp_path, absent), "default")
+    optional = absent.replace(
+        "    def from_string", "    @if_overridden\n            def from_string"
+    )
+    assert "from_string" not in tighten_module(RELEASE_BASE, _spec(tmp_path, optional), "default")

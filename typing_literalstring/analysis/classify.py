@@ -247,7 +247,10 @@ def classify(
         if call is not None:
             key = (diagnostic.path, call.line, call.column)
             at_stub_sink.setdefault(key, (call, []))[1].append(diagnostic)
-        elif error_key(diagnostic) in about:
+        elif error_key(diagnostic) in about or error_key(diagnostic) in from_stubs:
+            # An error our stubs caused at a call not named like a sink (a specification's
+            # method called where its package is not imported, a sink under another name) is
+            # a LiteralString refused all the same: never one of the "other errors".
             literal.setdefault(_place(entry, diagnostic), []).append(diagnostic)
         else:
             rest.append(diagnostic)

@@ -42,6 +42,7 @@ from typing_literalstring.specs.sinks import (
     SHELL,
     SHELL_ARGV,
     SINK_NAMES,
+    SINK_NAMES_IF_IMPORTED,
     SQL,
     TEMPLATE,
     callee_name,
@@ -71,10 +72,25 @@ _SINK_CALL = re.compile(
 )
 
 
+# The sinks named by a common word, in a file that names their package (sinks.py).
+_SINK_CALL_IF_IMPORTED = {
+    package: re.compile(
+        r"\b(?:"
+        + "|".join(sorted(n for n, (p, _) in SINK_NAMES_IF_IMPORTED.items() if p == package))
+        + r")\s*\("
+    )
+    for package, _ in SINK_NAMES_IF_IMPORTED.values()
+}
+
+
 def may_need_probes(text: str) -> bool:
     """Whether a file may hold a call that only a probe can judge (cheap: on its text)."""
     return (
-        argv_shell.may_start_a_shell(text)
+        any(
+            package in text and pattern.search(text) is not None
+            for package, pattern in _SINK_CALL_IF_IMPORTED.items()
+        )
+        or argv_shell.may_start_a_shell(text)
         or _UNPACKED_LOGGING.search(text) is not None
         or _SINK_CALL.search(text) is not None
         or _SHELL_KEYWORD.search(text) is not None

@@ -34,6 +34,7 @@ from typing_literalstring.specs.sinks import (
     SUBPROCESS_FUNCTIONS,
     Rule,
     callee_name,
+    sink_names,
 )
 
 # The standard library's shell functions (every shell sink but paramiko's exec_command, a
@@ -124,6 +125,17 @@ def _literal_text(expr: ast.expr | None) -> str:
     )
 
 
+def imported_packages(tree: ast.Module) -> set[str]:
+    """The top-level packages a file imports, anywhere in it."""
+    found: set[str] = set()
+    for node in all_nodes(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
 def looks(
     tree: ast.Module,
     calls: Iterable[ast.Call],
@@ -151,11 +163,12 @@ def looks(
         if isinstance(node, ast.JoinedStr)
         for inner in ast.walk(node)
     }
+    names = sink_names(imported_packages(tree))
     for call in calls:
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
         name = callee_name(call.func)
-        if name not in SINK_NAMES or SINK_NAMES[name][0] not in FAMILIES:
+        if name not in names or names[name][0] not in FAMILIES:
             look = _wrapper_look(call, (wrappers or {}).get(name or "", ()), instrumented)
             if look is not None:
                 found.append(
@@ -168,7 +181,7 @@ def looks(
             continue
         if name == "extra":
             continue  # Django's extra takes its SQL by keyword, in lists
-        rule, api = SINK_NAMES[name]
+        rule, api = names[name]
         argument = text_argument(call, name)
         if argument is None:
             continue  # nothing to judge here

@@ -80,7 +80,9 @@ def choose_environment(
     """``--python``, else ``$VIRTUAL_ENV``, else ``.venv``/``venv`` in the root, else ours."""
     environ = os.environ if environ is None else environ
     if python is not None:
-        given = Path(python)
+        # Absolute before it is probed: the probe runs in a folder outside the project, where
+        # a relative `--python .venv` would name nothing (pre-commit's shared configuration).
+        given = Path(python).absolute()
         found = _interpreter_in(given) if given.is_dir() else given
         if found is None or not found.is_file():
             raise ProjectError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
@@ -199,6 +200,31 @@ SINK_NAMES: dict[str, tuple[Rule, str]] = {
     },
 }
 
+# Sinks named by a common word (`fetch`, `prepare`, `cursor`): sinks only in a file that imports
+# their package, so that `repo.fetch(remote)` of another library is never taken for SQL.  A call
+# in a file that does not import it is still reported when the checker refuses its text at our
+# tightened parameter (classify.py), as any parameter of our specifications is.
+SINK_NAMES_IF_IMPORTED: dict[str, tuple[str, tuple[Rule, str]]] = {
+    m: ("asyncpg", (SQL, f"asyncpg Connection/Pool.{m}"))
+    for m in ("fetch", "fetchrow", "fetchval", "fetchmany", "prepare", "cursor", "copy_from_query")
+}
+
+
+def sink_names(imported: Iterable[str]) -> dict[str, tuple[Rule, str]]:
+    """The sink names of a file that imports the top-level packages ``imported``."""
+    packages = frozenset(imported) & _GATING_PACKAGES
+    return _sink_names(packages) if packages else SINK_NAMES
+
+
+_GATING_PACKAGES = frozenset(package for package, _ in SINK_NAMES_IF_IMPORTED.values())
+
+
+@functools.lru_cache(maxsize=None)
+def _sink_names(packages: frozenset[str]) -> dict[str, tuple[Rule, str]]:
+    gated = {n: sink for n, (p, sink) in SINK_NAMES_IF_IMPORTED.items() if p in packages}
+    return {**SINK_NAMES, **gated}
+
+
 # An SQL method of the names above on a receiver whose package is not told (an LS901 where the
 # checker says only "no overload matches", in a file that imports no sqlite3): what is sure.
 DB_API_LABELS: dict[str, str] = {
@@ -263,13 +289,14 @@ def find_sink_calls(
     offsets (``byte_offsets``), when the caller keeps them for many calls."""
     found: list[SinkCall] = []
     data, offsets = encoded or (source.encode("utf-8"), byte_offsets(source))
+    names = sink_names(q.split(".", 1)[0] for q in (imported or {}).values())
     for node in calls:
         name = callee_name(node.func)
-        if name not in SINK_NAMES and isinstance(node.func, ast.Name) and imported:
+        if name not in names and isinstance(node.func, ast.Name) and imported:
             name = imported.get(node.func.id, "").rsplit(".", 1)[-1]
-        if name not in SINK_NAMES:
+        if name not in names:
             continue
-        rule, api = SINK_NAMES[name]
+        rule, api = names[name]
         if rule is LOGGING and not _has_format_arguments(node, name):
             rule = LOGGING_MESSAGE  # only the strict profile asks for a literal message here
         callee = segment(data, offsets, node.func) or name

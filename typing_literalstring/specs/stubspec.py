@@ -27,9 +27,15 @@ Two decorators make the new types conditional:
     The class is added to the tightened module as written, after its imports: a protocol
     that the annotations name, which the base defines under another name in each release.
     A ``TypeVar`` assigned at the module level is added so too.
+``@if_overridden``
+    The method may be absent from the base class: a release where the class inherits it
+    from a base in another module, which a specification of its own tightens (django-stubs
+    4.2's ``DjangoTemplates`` inherits ``BaseEngine.from_string``; 5.x overrides it).
 ``@where_base(name="annotation")``
     Only the overloads whose base annotates parameter ``name`` exactly so (django-stubs'
-    ``mark_safe`` has a ``str`` overload to tighten beside ``SafeData`` and callable ones).
+    ``mark_safe`` has a ``str`` overload to tighten beside ``SafeData`` and callable ones);
+    ``"A or B"`` for the annotation each release writes (``_StrOrPromise`` in 5.x, ``Any``
+    in 4.2).
 
 The file's own imports (other than from this package) are added to the tightened module.
 """
@@ -72,6 +78,11 @@ def _is_type_variable(node: ast.Assign) -> bool:
 
 def _decorated_added(node: ast.ClassDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == added.__name__ for d in node.decorator_list)
+
+
+def if_overridden(func: _F) -> _F:
+    """Marks a method that releases of the base may inherit instead of defining."""
+    return func
 
 
 def replaced(func: _F) -> _F:
@@ -127,6 +138,8 @@ class FunctionSpec:
     where_base: tuple[tuple[str, str], ...] = ()
     # @replaced: the definition, as the specification writes it, without that decorator.
     replacement: str = ""
+    # @if_overridden: a base without the definition is no error (it inherits it).
+    optional: bool = False
 
     @property
     def qualname(self) -> str:
@@ -246,6 +259,7 @@ def _function_spec(
     path: Path, source: str, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None
 ) -> FunctionSpec:
     condition = ALWAYS
+    optional = False
     where: list[tuple[str, str]] = []
     for decorator in node.decorator_list:
         if (
@@ -265,10 +279,13 @@ def _function_spec(
         name = decorator.id if isinstance(decorator, ast.Name) else None
         if name == "overload":
             continue  # kept in a @replaced definition's text
+        if name == if_overridden.__name__:
+            optional = True
+            continue
         if name not in _CONDITIONS:
             raise SpecError(
                 f"{path}:{decorator.lineno}: unknown decorator; use "
-                f"{' or '.join('@' + n for n in _CONDITIONS)} or "
+                f"{' or '.join('@' + n for n in [*_CONDITIONS, if_overridden.__name__])} or "
                 f'@{where_base.__name__}(parameter="base annotation")'
             )
         condition = _CONDITIONS[name]
@@ -300,5 +317,12 @@ def _function_spec(
         ]
         replacement = "\n".join(textwrap.dedent("\n".join(lines)).splitlines())
     return FunctionSpec(
-        owner, node.name, tuple(retypes), condition, node.lineno, tuple(where), replacement
+        owner,
+        node.name,
+        tuple(retypes),
+        condition,
+        node.lineno,
+        tuple(where),
+        replacement,
+        optional,
     )

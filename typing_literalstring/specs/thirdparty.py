@@ -39,6 +39,14 @@ from typing_literalstring.specs.stubspec import STDLIB, ModuleSpec, load_specs, 
 from typing_literalstring.specs.tighten import tighten_module
 
 NOT_INSTALLED = "not installed"
+# Packages that ship no types in any release and whose sinks we still tighten: the base is the
+# installed package's own modules made into stubs (each body dropped, as for inline types), with
+# the parameters they annotate kept and the rest Any.  Their specifications also give the return
+# types that lead to the sinks (asyncpg's `connect()` and `Pool.acquire()` are unannotated, so
+# without them `(await connect()).fetch(q)` would be Any and never reach a tightened
+# parameter).  Only where the specification is written for that: a body-less stub of any
+# untyped package would take away what pyright infers from the source.
+FROM_OWN_SIGNATURES = frozenset({"asyncpg"})
 # Installed, but the checked files reach it neither by an import nor through the requirements
 # of what they import: not tightened, and nothing is missed.
 NOT_IMPORTED = "not imported by the checked files"
@@ -128,6 +136,7 @@ class _Base:
     folder: Path  # the stub package, or the package itself when inline
     inline: bool  # the package's own modules (py.typed), to be made into stubs
     version: str  # "types-psycopg2 2.9.21.20261008", "Jinja2 3.1.6"
+    kind: str = ""  # what the base is, for the coverage line; default by ``inline``
 
 
 def _find_base(distribution: str, package: str, sites: Sequence[Path]) -> _Base | str:
@@ -141,6 +150,12 @@ def _find_base(distribution: str, package: str, sites: Sequence[Path]) -> _Base 
         folder = site / package
         if (folder / "py.typed").is_file():
             return _Base(folder, True, _version(site, (distribution,), package))
+    if distribution in FROM_OWN_SIGNATURES:
+        for site in sites:
+            folder = site / package
+            if (folder / "__init__.py").is_file():
+                version = _version(site, (distribution,), package)
+                return _Base(folder, True, version, "its own untyped signatures")
     if any((s / package).is_dir() or (s / f"{package}.py").is_file() for s in sites):
         return (
             f"{distribution} is installed without types (no py.typed, no stub package in "
@@ -164,7 +179,7 @@ def _covered(
         return Coverage(distribution, package, False, base, absent=True)
     if wanted is not None and package not in wanted:
         return Coverage(distribution, package, False, NOT_IMPORTED, base.version)
-    kind = "its inline types" if base.inline else "its stub package"
+    kind = base.kind or ("its inline types" if base.inline else "its stub package")
     try:
         entry = _cached(base, package, specs, profile, cache)
     except (OSError, SpecError, SyntaxError) as error:

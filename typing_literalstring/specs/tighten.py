@@ -90,6 +90,8 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
         ):
             continue
         targets = _find(tree, function_spec)
+        if not targets and function_spec.optional:
+            continue  # this release inherits it from a base another specification tightens
         if not targets:
             raise SpecError(
                 f"{spec.source}:{function_spec.line}: {function_spec.qualname} is not defined in "
@@ -127,20 +129,59 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
 
 
 def _find(tree: ast.Module, spec: FunctionSpec) -> list[_Function]:
-    """Every definition of the function, in each ``if`` branch (never inside another def)."""
-    scopes: list[list[ast.stmt]] = [tree.body]
-    if spec.owner is not None:
-        scopes = [
-            node.body
-            for node in _walk_branches(tree.body)
-            if isinstance(node, ast.ClassDef) and node.name == spec.owner
+    """Every definition of the function, in each ``if`` branch (never inside another def).
+
+    A method the class does not define itself is looked for in its bases defined in the same
+    module, nearest first: releases move a method between a class and its base (django-stubs
+    4.2 defines `raw` on `BaseManager`, 5.x on `Manager`), and one specification must apply
+    to each."""
+    if spec.owner is None:
+        return _defined_in(tree.body, spec.name)
+    classes = {
+        node.name: node for node in _walk_branches(tree.body) if isinstance(node, ast.ClassDef)
+    }
+    # A class another release names through an alias: django-stubs 4.2's
+    # `QuerySet: TypeAlias = _QuerySet[_T, _T]`.
+    aliases = {
+        target.id: _base_name(node.value)
+        for node in _walk_branches(tree.body)
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name) and target.id not in classes
+    }
+    owners = [spec.owner]
+    seen: set[str] = set()
+    while owners:
+        owner = owners.pop(0)
+        owner = aliases.get(owner, owner)
+        if owner in seen or owner not in classes:
+            continue
+        seen.add(owner)
+        found = [
+            node
+            for cls in _walk_branches(tree.body)
+            if isinstance(cls, ast.ClassDef) and cls.name == owner
+            for node in _defined_in(cls.body, spec.name)
         ]
+        if found:
+            return found
+        owners.extend(_base_name(base) for base in classes[owner].bases)
+    return []
+
+
+def _defined_in(body: list[ast.stmt], name: str) -> list[_Function]:
     return [
         node
-        for scope in scopes
-        for node in _walk_branches(scope)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == spec.name
+        for node in _walk_branches(body)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
     ]
+
+
+def _base_name(base: ast.expr) -> str:
+    """``BaseManager`` of ``BaseManager[_T]``; "" for a base from another module."""
+    if isinstance(base, ast.Subscript):
+        base = base.value
+    return base.id if isinstance(base, ast.Name) else ""
 
 
 def _annotated_as(node: _Function, spec: FunctionSpec, source: str) -> bool:
@@ -148,7 +189,9 @@ def _annotated_as(node: _Function, spec: FunctionSpec, source: str) -> bool:
     parameters = _parameters(node)
     for name, text in spec.where_base:
         annotation = parameters[name].annotation if name in parameters else None
-        if annotation is None or ast.get_source_segment(source, annotation) != text:
+        if annotation is None or ast.get_source_segment(source, annotation) not in text.split(
+            " or "
+        ):
             return False
     return True
 

@@ -1,0 +1,69 @@
+"""Each specification applies to every release in use, not only the one pinned for the tests:
+the stub package is installed at an older release (pip, no dependencies, into a folder of its
+own), and a project using the sinks is checked against it.
+
+django-stubs moved what our Django specification names between releases: 4.2 defines `raw`
+and `extra` on `BaseManager` (5.x on `Manager`), names `QuerySet` as an alias of `_QuerySet`,
+lets `DjangoTemplates` inherit `from_string`, and types `mark_safe`'s str overload `Any`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.checking import check_project, found_rules, marked_rules
+from tests.installed import pretend_sites
+
+DJANGO_APP = """\
+from typing import Any
+
+from django.db.models import Manager
+from django.db.models.query import QuerySet
+from django.template.backends.django import DjangoTemplates
+from django.utils.safestring import mark_safe
+
+
+def views(qs: QuerySet[Any], objects: Manager[Any], engine: DjangoTemplates, user: str) -> None:
+    qs.raw("SELECT * FROM app_user WHERE name = %s", [user])
+    qs.raw(f"SELECT * FROM app_user WHERE name = '{user}'")  # LS101
+    objects.raw("SELECT * FROM app_user WHERE name = '" + user + "'")  # LS101
+    mark_safe("<b>literal</b>")
+    mark_safe("<b>" + user + "</b>")  # LS402
+    engine.from_string("Hello {{ name }}")
+    engine.from_string(user)  # LS401
+"""
+
+
+def _installed(requirement: str, into: Path) -> Path:
+    """``requirement`` installed without its dependencies into ``into``; skipped when the
+    package index cannot be reached."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(into),
+         requirement],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        pytest.skip(f"cannot install {requirement} here: {done.stderr.strip()[-300:]}")
+    return into
+
+
+# 5.1 and later name things as the pinned 6.1 does (test_third_party_cases.py).
+@pytest.mark.parametrize("version", ["4.2.7", "5.0.4"])
+def test_the_django_specification_applies_to_each_release(
+    version: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = _installed(f"django-stubs=={version}", tmp_path / "site")
+    pretend_sites(monkeypatch, [site])
+    (tmp_path / "app").mkdir()
+    status, document = check_project("pyright", tmp_path / "app", {"views.py": DJANGO_APP}, capsys)
+    django = next(p for p in document["third_party"] if p["distribution"] == "Django")
+    assert django["covered"], django
+    assert found_rules(document) == marked_rules(DJANGO_APP)
+    assert status == 1
