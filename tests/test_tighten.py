@@ -277,7 +277,7 @@ def test_only_a_method_marked_if_overridden_may_be_absent(tmp_path: Path) -> Non
         class Engine:
             def from_string(self, template_code: LiteralString): ...
         """
-    with pytest.raises(SpecError, match="Engine.from_string is not defined"):
+    with pytest.raises(SpecError, match=r"Engine\.from_string is not defined"):
         tighten_module(RELEASE_BASE, _spec(tmp_path, absent), "default")
     optional = absent.replace(
         "    def from_string", "    @if_overridden\n            def from_string"
