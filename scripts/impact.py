@@ -18,6 +18,8 @@ the run fails unless --allow-unlabelled.  A project that cannot be fetched or bu
 with the reason.
 
     python scripts/impact.py                       # every project: IMPACT.md, typeshed report
+    python scripts/impact.py --check-jobs 1        # one project at a time (default: two)
+    python scripts/impact.py --render-only         # from the cached results, no checker run
     python scripts/impact.py --build-only --jobs 3 # fetch and build the environments only
     python scripts/impact.py --projects invoke --out /tmp/impact.md --typeshed /tmp/t.md
     python scripts/impact.py --reuse               # re-render from the cached check results
@@ -41,7 +43,7 @@ import tarfile
 import time
 import venv
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 from typing import Callable, Sequence
@@ -313,6 +315,18 @@ def measure(project: Project, cache: Path, log: Callable[[str], None]) -> Projec
     return result
 
 
+def _measure_and_save(project: Project, cache: Path) -> ProjectResult:
+    result = measure(project, cache, _log)
+    saved = _result_file(cache, project)
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    saved.write_text(json.dumps(result.to_json()), encoding="utf-8")
+    return result
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 def _result_file(cache: Path, project: Project) -> Path:
     return cache / "results" / f"{project.name}-{project.version}.json"
 
@@ -333,6 +347,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--build-only", action="store_true", help="fetch and build, no checks")
     parser.add_argument("--jobs", type=int, default=2, help="environments built at once")
     parser.add_argument(
+        "--check-jobs", type=int, default=2, help="projects checked at once, one process each"
+    )
+    parser.add_argument(
         "--reuse", action="store_true", help="take each project's check results from the cache"
     )
     parser.add_argument(
@@ -348,9 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(f"unknown project in {args.projects}: choose from "
                          + ", ".join(p.name for p in projects))  # fmt: skip
 
-    def log(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
+    log = _log
     started = time.perf_counter()
     if args.build_only:
 
@@ -366,19 +381,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 log(line)
         log(f"built in {time.perf_counter() - started:.0f} s")
         return 0
-    results: list[ProjectResult] = []
+    found: dict[str, ProjectResult] = {}
+    to_run: list[Project] = []
     for project in chosen:
         saved = _result_file(args.cache, project)
         if (args.reuse or args.render_only) and saved.is_file():
-            results.append(ProjectResult.from_json(project, json.loads(saved.read_text())))
-            continue
-        if args.render_only:
-            results.append(ProjectResult(project, failure=NOT_RUN))
-            continue
-        result = measure(project, args.cache, log)
-        saved.parent.mkdir(parents=True, exist_ok=True)
-        saved.write_text(json.dumps(result.to_json()), encoding="utf-8")
-        results.append(result)
+            found[project.name] = ProjectResult.from_json(project, json.loads(saved.read_text()))
+        elif args.render_only:
+            found[project.name] = ProjectResult(project, failure=NOT_RUN)
+        else:
+            to_run.append(project)
+    if args.check_jobs > 1 and len(to_run) > 1:
+        # Each project in a process of its own (the sink outcomes are recorded by patching a
+        # module function, which threads would share).
+        with ProcessPoolExecutor(args.check_jobs) as pool:
+            done = pool.map(_measure_and_save, to_run, [args.cache] * len(to_run))
+            found.update((r.project.name, r) for r in done)
+    else:
+        found.update((p.name, _measure_and_save(p, args.cache)) for p in to_run)
+    results = [found[p.name] for p in chosen]
     labels: Labels = load_labels()
     seconds = time.perf_counter() - started
     args.out.write_text(render_impact(results, labels, seconds), encoding="utf-8")
