@@ -301,7 +301,7 @@ def measure(project: Project, cache: Path, log: Callable[[str], None]) -> Projec
         log(f"{project.name}: not built: {error}")
         return ProjectResult(project, failure=str(error))
     files = python_files(root, project.packages)
-    result = ProjectResult(project, lines=count_lines(files), files=len(files))
+    result = ProjectResult(project, lines=count_lines(files), files=len(files), tool=_commit())
     result.logging = logging_sites(root, files)
     for checker in CHECKS:
         log(f"{project.name}: {checker}")
@@ -325,6 +325,18 @@ def _measure_and_save(project: Project, cache: Path) -> ProjectResult:
 
 def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def _commit() -> str:
+    """typing-literalstring's commit, with "+" when its package differs from it (others may
+    change the analysis while a long run goes on: each result says what measured it)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
+                          capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--", "typing_literalstring", "stubs"],
+        cwd=REPO, capture_output=True, text=True, check=False,
+    ).stdout  # fmt: skip
+    return head + ("+" if dirty.strip() else "")
 
 
 def _result_file(cache: Path, project: Project) -> Path:

@@ -81,6 +81,7 @@ class ProjectResult:
     logging: list[Call] = field(default_factory=lambda: [])  # calls named like logging's
     ruff: dict[str, int] = field(default_factory=lambda: {})
     bandit: dict[str, int] = field(default_factory=lambda: {})
+    tool: str = ""  # typing-literalstring's commit when it was measured ("+" if changed)
 
     @property
     def kloc(self) -> float:
@@ -121,4 +122,5 @@ class ProjectResult:
         return cls(
             project, data["lines"], data["files"], data["failure"], runs, data["failed_runs"],
             [Call(**c) for c in data["logging"]], data["ruff"], data["bandit"],
+            data.get("tool", ""),
         )  # fmt: skip

@@ -220,15 +220,15 @@ def render_impact(results: Sequence[ProjectResult], labels: Labels, seconds: flo
         "",
         "| project | kind | why | KLOC | pyright default / strict | mypy default / strict "
         "| sink calls (pyright): proven, unverified | time pyright / mypy | unresolved imports "
-        "pyright / mypy |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "pyright / mypy | measured at |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         p = r.project
         if r.failure:
             status = "**not run**" if r.failure.startswith("not run") else "**not built**"
             lines.append(f"| {p.requirement} | {p.kind} | {p.why} | - | {status}: "
-                         f"{_cell(r.failure)} | | | | |")  # fmt: skip
+                         f"{_cell(r.failure)} | | | | | |")  # fmt: skip
             continue
         cells: list[str] = []
         for checker, _ in CHECKERS_SHOWN:
@@ -247,7 +247,7 @@ def render_impact(results: Sequence[ProjectResult], labels: Labels, seconds: flo
         unresolved = " / ".join(str(run.unresolved) if run else "-" for run in (pyright, mypy))
         lines.append(
             f"| {p.requirement} | {p.kind} | {p.why} | {r.kloc:.1f} | {cells[0]} | {cells[1]} "
-            f"| {calls} | {times} | {unresolved} |"
+            f"| {calls} | {times} | {unresolved} | {r.tool or 'before 245e6c5'} |"
         )
     lines += ["", *_per_api_tables(built, labels), ""]
     lines += _totals(built, labels, values)
