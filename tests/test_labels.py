@@ -449,3 +449,49 @@ def test_a_second_report_any_check_keeps_its_findings_under_mypy(
         status, document = _check("mypy", project, capsys, "--report-any", cache=cache)
         assert [f["rule"] for f in document["findings"]] == ["LS901"]
         assert status == EXIT_FINDINGS
+
+
+# -- An LS902 at a driver's cursor is named by the file's imports too --------------------------
+
+BUILT_FROM_ANY = {
+    "django_view.py": """\
+import json
+
+from django.db import connection
+
+
+def built(body: str) -> None:
+    data = json.loads(body)
+    connection.cursor().execute("SELECT * FROM t WHERE x = " + data["x"])
+""",
+    "psycopg_view.py": """\
+import json
+
+import psycopg
+
+
+def built(body: str, conn: psycopg.Connection) -> None:
+    conn.execute("SELECT " + json.loads(body))
+""",
+}
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_text_built_from_any_at_a_driver_cursor_is_labelled_by_the_files_imports(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The default check's LS902 took its name from the SINK_NAMES table, "sqlite3
+    Connection/Cursor.execute", at a Django cursor and at psycopg 3 (issue 28)."""
+    for module in ("django", "psycopg"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    for file, text in BUILT_FROM_ANY.items():
+        (tmp_path / file).write_text(text, encoding="utf-8")
+    status, document = _check(name, tmp_path, capsys, cache=tmp_path / ".cache", path=".")
+    assert status == EXIT_FINDINGS
+    labels = {Path(f["path"]).name: (f["rule"], f["sink"]) for f in document["findings"]}
+    assert labels == {
+        "django_view.py": ("LS902", "Django CursorWrapper.execute"),
+        "psycopg_view.py": ("LS902", "a DB-API cursor's execute"),
+    }

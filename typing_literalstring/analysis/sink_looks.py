@@ -17,6 +17,7 @@ import ast
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
+from typing_literalstring.analysis import own_sinks
 from typing_literalstring.analysis.statements import all_nodes
 from typing_literalstring.analysis.unverified import (
     Instrumented,
@@ -29,6 +30,7 @@ from typing_literalstring.analysis.wrappers import FAMILIES, TEXT_KEYWORDS, Wrap
 from typing_literalstring.core.source_edits import byte_offsets, segment
 from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
 from typing_literalstring.specs.sinks import (
+    DB_API_LABELS,
     SHELL,
     SINK_NAMES,
     SUBPROCESS_FUNCTIONS,
@@ -136,6 +138,24 @@ def imported_packages(tree: ast.Module) -> set[str]:
     return found
 
 
+def _named_by_imports(name: str, api: str, imported: set[str]) -> str:
+    """How a finding or an unverified count names an SQL call the checker may not see
+    through (its text is Any): the table says "sqlite3 Connection/Cursor.execute" for every
+    `execute`, which is wrong in a file that imports no sqlite3 (a Django cursor's LS902,
+    issue 28).  There, the sinks of that name our specifications tighten in the packages the
+    file imports, else a DB-API cursor's."""
+    if name not in DB_API_LABELS or "sqlite3" in imported:
+        return api
+    named = sorted(
+        {
+            t.api
+            for t in own_sinks.tightened_parameters()
+            if t.distribution and t.called_as == name and t.module.split(".")[0] in imported
+        }
+    )
+    return " or ".join(named) if named else DB_API_LABELS[name]
+
+
 def looks(
     tree: ast.Module,
     calls: Iterable[ast.Call],
@@ -163,7 +183,8 @@ def looks(
         if isinstance(node, ast.JoinedStr)
         for inner in ast.walk(node)
     }
-    names = sink_names(imported_packages(tree))
+    imported = imported_packages(tree)
+    names = sink_names(imported)
     for call in calls:
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
@@ -182,6 +203,7 @@ def looks(
         if name == "extra":
             continue  # Django's extra takes its SQL by keyword, in lists
         rule, api = names[name]
+        api = _named_by_imports(name, api, imported)
         argument = text_argument(call, name)
         if argument is None:
             continue  # nothing to judge here
