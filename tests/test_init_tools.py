@@ -117,6 +117,8 @@ def test_every_checkers_own_run_reports_nothing_more_after_init(
         after = _diagnostics(name, tmp_path)
         inside = [line for line in after if ".typing-literalstring" in line]
         assert inside == [], f"{name} reports in the generated folder: {inside[:5]}"
+        if name == "pyrefly" and name in configured:
+            continue  # init --checker pyrefly turns on its "default" preset: it must, to enforce
         assert after == before[name], f"{name}: {before[name]} became {after}"
 
 
@@ -195,6 +197,7 @@ def test_init_copies_only_the_packages_the_project_imports(tmp_path: Path) -> No
     assert main(args) == EXIT_OK
     copied = {p.name for p in overlay.iterdir() if p.is_dir()}
     assert {"flask", "jinja2", "markupsafe"} <= copied
+    assert "jinja2-stubs" not in copied  # pyright reads one copy of each package
     assert not {"sqlalchemy", "django", "sqlalchemy-stubs", "django-stubs"} & copied
 
 

@@ -396,6 +396,7 @@ def init(
             )
             if checker.name in init_folder.PYRIGHTS and layout == "overlay":
                 init_folder.os_path_from_stdlib(target)
+            init_folder.one_copy_per_package(target, checker.name, list(built))
         records = [init_folder.Built(c.name, c.version(), profile, built) for c in checkers]
         init_folder.write_record(real_folder, records)
     except OSError as error:

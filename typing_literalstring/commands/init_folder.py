@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -249,3 +250,18 @@ def folder_problems(
                 f"{', '.join(changed)} ({rerun})"
             )
     return problems
+
+
+def one_copy_per_package(overlay: Path, checker: str, packages: list[str]) -> None:
+    """Remove the copy of each third-party package that ``checker`` does not read.  The cache
+    holds each package twice, as ``jinja2/`` and ``jinja2-stubs/``, the one layout all six
+    checkers honour (docs/third-party-overrides.md); in its own overlay each checker needs one:
+    the package's name for pyright, basedpyright, mypy, ty and pyrefly, while zuban takes a
+    stub package's copy only under its ``-stubs`` name (and an inline package's under its
+    name), so zuban's overlay keeps both.  Halves the folder: django-stubs is 3.5 MB a copy."""
+    if checker == "zuban":
+        return
+    for package in packages:
+        copy = overlay / f"{package}-stubs"
+        if copy.is_dir() and (overlay / package).is_dir():
+            shutil.rmtree(copy)
