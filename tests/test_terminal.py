@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from typing_literalstring.checkers import CHECKERS
-from typing_literalstring.commands import EXIT_FINDINGS
+from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS
 from typing_literalstring.commands.cli import main
 from typing_literalstring.report import terminal
 
@@ -43,7 +43,7 @@ def _check(
     if not CHECKERS["pyright"].is_installed():
         pytest.skip("pyright is not installed")
     project = tmp_path / "p"
-    project.mkdir(parents=True)
+    project.mkdir(parents=True, exist_ok=True)
     (project / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
     (project / "app.py").write_text(APP)
     monkeypatch.chdir(project)
@@ -123,6 +123,22 @@ def test_quiet_prints_only_the_summary(
     assert err == ""
 
 
+def test_quiet_still_says_which_files_were_not_checked(
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "broken.py").write_text("def (:\n")
+    status, out, _ = _check(tmp_path, cache_dir, capsys, monkeypatch, "--quiet")
+    assert status == EXIT_ERROR
+    first, summary = out.splitlines()
+    assert first.startswith("error: broken.py:1: not checked: it does not parse")
+    assert summary.startswith("2 findings (SQL 1, shell 1)")
+
+
 def test_a_finding_is_a_line_of_what_and_a_line_of_fix_without_catalogues(
     tmp_path: Path,
     cache_dir: Path,
@@ -158,11 +174,15 @@ def test_progress_shows_counts_and_time_on_a_terminal(monkeypatch: pytest.Monkey
     progress = terminal.Progress(stream, live=True, verbose=False)
     progress("reading 4 files")
     progress.count(3, 4, "read")
-    time.sleep(0.3)  # the ticker redraws the line
+    redrawn = re.compile(r"\r\x1b\[Ktyping-literalstring: reading 4 files \(read 3/4\)\.\.\. \d+ s")
+    waited = 0.0
+    while not redrawn.search(stream.getvalue()) and waited < 10:  # the ticker redraws it
+        time.sleep(0.05)
+        waited += 0.05
     progress("running pyright on 4 files")
     progress.close()
     said = stream.getvalue()
-    assert "\r\x1b[Ktyping-literalstring: reading 4 files (read 3/4)... 0 s" in said
+    assert redrawn.search(said), said
     assert said.endswith("running pyright on 4 files...\n")
 
 

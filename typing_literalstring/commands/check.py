@@ -406,7 +406,9 @@ def command(args: argparse.Namespace) -> int:
     elif args.format == "sarif":
         sys.stdout.write(output.sarif(result, shown))
     elif args.quiet:
-        sys.stdout.write(_coloured(output.summary(result) + "\n"))
+        # The summary, and why the run exits 2 when files were not checked.
+        errors = [output.printable(f"error: {line}") for line in output.unparsable_notice(result)]
+        sys.stdout.write(_coloured("\n".join([*errors, output.summary(result)]) + "\n"))
     else:
         sys.stdout.write(_coloured(output.text(result, shown)))
     if result.unparsable:
