@@ -384,11 +384,19 @@ def _rules_section(results: Sequence[ProjectResult], labels: Labels) -> list[str
             + f"): {rule.verdict}"
             + (f" ({rule.idiom})" if rule.idiom else "")
             + (f", {rule.harm}" if rule.harm else "")
-            + f". {rule.why} Labels {len(matched)} findings; {len(rule.sampled)} read by hand: "
+            + f". {rule.why} Labels {len(matched)} findings; {len(rule.sampled)} read by hand "
+            + f"({_sampled_among(rule.sampled, matched)} of them among those findings): "
             + (", ".join(f"`{s}`" for s in rule.sampled) or "none")
             + "."
         ]
     return lines
+
+
+def _sampled_among(sampled: Sequence[str], matched: Sequence[Found]) -> int:
+    """How many of a rule's hand-read places are findings it labels (a place is
+    ``project file:line``)."""
+    places = {f"{f.project} {f.file}:{f.number}" for f in matched}
+    return sum(1 for place in sampled if place in places)
 
 
 def _every_finding(results: Sequence[ProjectResult], labels: Labels) -> list[str]:
