@@ -311,3 +311,42 @@ def test_shapes_of_real_code(name: str, tmp_path: Path, capsys: pytest.CaptureFi
         else:
             assert starts[line] not in rules, line
     assert not [u for u in document["unverified"] if u["reason"] == "not-revealed"]
+
+
+CHECKER_IGNORED = """\
+import sqlite3
+
+
+def lookup(conn: sqlite3.Connection, user: str) -> None:
+    conn.execute("SELECT * FROM t WHERE name = '" + user + "'")  # type: ignore
+    conn.execute(
+        f"SELECT {user}"  # type: ignore
+    )
+    conn.execute("SELECT '# type: ignore'")
+    conn.execute("SELECT * FROM t WHERE name = ?", (user,))
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_call_under_the_checkers_own_ignore_comment_is_not_proven(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`# type: ignore` hides the checker's verdict: the summary counted such a call "proven
+    literal" (pyright) or "the checker revealed no type" (mypy).  It is unverified, said why;
+    the same words inside a string are no comment."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\nversion = "0"\n')
+    (tmp_path / "app.py").write_text(CHECKER_IGNORED, encoding="utf-8")
+    main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / ".cache"),
+         "--show-unverified", str(tmp_path / "app.py")]
+    )  # fmt: skip
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert document["findings"] == []
+    assert document["sink_calls"]["proven"] == 2
+    assert {(u["line"], u["reason"]) for u in document["unverified"]} == {
+        (5, "checker-ignore"),
+        (6, "checker-ignore"),
+    }

@@ -82,6 +82,7 @@ UNVERIFIED_REASONS = {
     "receiver-unknown": "its receiver's type is unknown",
     "callee-str": "the callee takes str",
     "not-revealed": "the checker revealed no type",
+    "checker-ignore": "the checker's own ignore comment hides its verdict",
 }
 
 

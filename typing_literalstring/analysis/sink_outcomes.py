@@ -26,7 +26,9 @@ injection, and counting every one would drown the calls that are.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
@@ -117,6 +119,13 @@ def outcomes(
         if any(start <= s <= end for s in spans):
             continue  # the checker's own finding
         callee_text = segment(data, offsets, call.func)
+        if _checker_ignored(instrumented.source, call):
+            # `# type: ignore` or `# pyright: ignore[...]` on the call: the checker keeps its
+            # error (and its reveals) to itself, so a silent run proves nothing there.
+            out.unverified.append(
+                _unverified(path, look, callee_text, "checker-ignore", "an ignore comment")
+            )
+            continue
         types = [instrumented.type_of(p) for p in look.parts]
         callee_type = instrumented.type_of(look.callee) if look.callee is not None else None
         if (
@@ -582,6 +591,26 @@ def _make(
         source_line(instrumented.source, call.lineno),
         (message,),
     )
+
+
+# The checkers' own ignore comments: mypy, pyright, basedpyright, ty, zuban and pyrefly honour
+# `# type: ignore`; each also its own (pyrefly's also `# pyre-ignore`).
+_CHECKER_IGNORE = re.compile(
+    r"#\s*(?:type|pyright|basedpyright|ty|zuban|mypy|pyrefly)\s*:\s*ignore\b|#\s*pyre-ignore\b"
+)
+
+
+def _checker_ignored(source: str, call: ast.Call) -> bool:
+    """Whether a line of the call carries a checker's ignore comment (its comments only, not
+    the text of its strings)."""
+    lines = source.splitlines()[call.lineno - 1 : call.end_lineno or call.lineno]
+    if not any(_CHECKER_IGNORE.search(line) for line in lines):
+        return False
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return True  # a call cut mid-string: its lines named an ignore comment, keep it
+    return any(t.type == tokenize.COMMENT and _CHECKER_IGNORE.search(t.string) for t in tokens)
 
 
 def _by_name(look: Look) -> str:
