@@ -245,7 +245,7 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
 
 
 def summary(result: CheckResult) -> str:
-    """The last line of the text report: how many findings, of which families, and what was
+    """The summary line of the text report: how many findings, of which families, and what was
     set aside; all that ``--quiet`` prints."""
     aside = set_aside(result)
     families = result.by_family()
