@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import ast
-import configparser
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from typing_literalstring.analysis import own_sinks
 from typing_literalstring.analysis.literal_errors import (
@@ -179,37 +177,10 @@ def diagnose(checker: Checker, project: Path) -> Diagnosis:
         project_enables_plugin=enables_plugin,
         plugin_problem=plugin_problem,
         unloaded_plugins=_unloaded_plugins(checker, project),
-        checks_untyped_bodies=checks_untyped_bodies(project) if isinstance(checker, Mypy) else None,
+        checks_untyped_bodies=(
+            init_folder.checks_untyped_bodies(project) if isinstance(checker, Mypy) else None
+        ),
     )
-
-
-def checks_untyped_bodies(project: Path) -> bool:
-    """Whether the mypy configuration of ``project`` checks the bodies of unannotated
-    functions: mypy skips them otherwise, and the sinks called in them (Django's untyped
-    ``handle()`` methods)."""
-    found = mypy_config.find(project)
-    if found is None:
-        return False
-    section: dict[str, object] = {}
-    if found.source.suffix == ".toml":
-        tool: object = init_folder.read_pyproject(found.source).get("tool", {})
-        mypy: object = (
-            cast("dict[str, object]", tool).get("mypy") if isinstance(tool, dict) else None
-        )
-        section = cast("dict[str, object]", mypy) if isinstance(mypy, dict) else {}
-    else:
-        parser = configparser.RawConfigParser()
-        try:
-            parser.read(found.source, encoding="utf-8")
-        except (configparser.Error, UnicodeDecodeError):
-            return False
-        if parser.has_section("mypy"):
-            section = dict(parser.items("mypy"))
-    for key in ("check_untyped_defs", "strict"):  # strict turns check_untyped_defs on
-        value = section.get(key)
-        if value is True or str(value).strip().lower() in ("true", "1", "yes", "on"):
-            return True
-    return False
 
 
 def _unloaded_plugins(checker: Checker, project: Path) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ still the folder ``init`` would write now.
 
 from __future__ import annotations
 
+import configparser
 import importlib
 import json
 import shutil
@@ -30,6 +31,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Mapping, cast
 
 from typing_literalstring import __version__
+from typing_literalstring.checkers import mypy_config
 from typing_literalstring.core.safe_write import write_text_atomically
 
 IGNORE_FILE = ".ignore"
@@ -265,3 +267,32 @@ def one_copy_per_package(overlay: Path, checker: str, packages: list[str]) -> No
         copy = overlay / f"{package}-stubs"
         if copy.is_dir() and (overlay / package).is_dir():
             shutil.rmtree(copy)
+
+
+def checks_untyped_bodies(project: Path) -> bool:
+    """Whether the mypy configuration of ``project`` checks the bodies of unannotated
+    functions (``check_untyped_defs``, or ``strict``): mypy skips them otherwise, and the
+    sinks called in them (Django's untyped ``handle()`` methods)."""
+    found = mypy_config.find(project)
+    if found is None:
+        return False
+    section: dict[str, object] = {}
+    if found.source.suffix == ".toml":
+        tool: object = read_pyproject(found.source).get("tool", {})
+        mypy: object = (
+            cast("dict[str, object]", tool).get("mypy") if isinstance(tool, dict) else None
+        )
+        section = cast("dict[str, object]", mypy) if isinstance(mypy, dict) else {}
+    else:
+        parser = configparser.RawConfigParser()
+        try:
+            parser.read(found.source, encoding="utf-8")
+        except (configparser.Error, UnicodeDecodeError):
+            return False
+        if parser.has_section("mypy"):
+            section = dict(parser.items("mypy"))
+    for key in ("check_untyped_defs", "strict"):  # strict turns check_untyped_defs on
+        value = section.get(key)
+        if value is True or str(value).strip().lower() in ("true", "1", "yes", "on"):
+            return True
+    return False
