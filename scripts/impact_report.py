@@ -33,6 +33,7 @@ def api_of(api: str) -> str:
     """One name per sink, whichever way a finding or an outcome spelled it: a call through the
     project's own wrapper (``..., through query``) counts under the sink it reaches; a call of
     the project's own function typed ``str`` (``execute, named like an SQL sink``) under that."""
+    api = re.sub(r" \(its script is added on line \d+\)$", "", api)
     match = re.match(r"(.*?), (through .*|named like .*|formatting arguments .*)$", api)
     base, how = (match[1], match[2]) if match else (api, "")
     if how.startswith("named like"):
