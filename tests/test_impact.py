@@ -139,7 +139,18 @@ def test_a_project_that_did_not_build_is_listed_with_its_reason(tmp_path: Path) 
     )
     assert "2 projects, 1 built and checked" in report
     assert "1 not built and 0 not run" in report
-    assert "docs" not in impact_report.render_typeshed([failed], labels) or True
+
+
+def test_one_name_per_sink_api() -> None:
+    assert impact_report.api_of(EXECUTE + ", through query") == EXECUTE
+    assert impact_report.api_of("logging.Logger.debug") == impact_report.LOGGING_API
+    assert impact_report.api_of(INFO + ", formatting arguments passed as *args") == (
+        impact_report.LOGGING_API
+    )
+    assert impact_report.api_of("SQLAlchemy text") == "sqlalchemy.text"
+    assert impact_report.api_of("execute, named like an SQL sink") == (
+        "the project's own execute (named like an SQL sink)"
+    )
 
 
 def test_results_survive_the_cache(tmp_path: Path) -> None:
