@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
@@ -283,3 +284,38 @@ def test_only_a_method_marked_if_overridden_may_be_absent(tmp_path: Path) -> Non
         "    def from_string", "    @if_overridden\n            def from_string"
     )
     assert "from_string" not in tighten_module(RELEASE_BASE, _spec(tmp_path, optional), "default")
+
+
+PROXY_BASE = textwrap.dedent(
+    """\
+    from typing import Any
+
+    class Proxy:
+        def __getattr__(self, attr: str) -> Any: ...
+
+    class Plain: ...
+    """
+)
+
+
+def test_an_added_method_joins_its_class_and_may_not_shadow_the_base(tmp_path: Path) -> None:
+    """asyncpg's pooled-connection proxy gets Connection's methods from its metaclass: the
+    specification adds them to the class; one the base defines already is refused."""
+    spec = """\
+        from typing import Any
+        from typing_extensions import LiteralString
+        class Proxy:
+            @added
+            async def fetch(self, query: LiteralString, *args: Any) -> Any: ...
+        """
+    tightened = tighten_module(PROXY_BASE, _spec(tmp_path, spec), "default")
+    assert (
+        "    def __getattr__(self, attr: str) -> Any: ...\n"
+        "    async def fetch(self, query: LiteralString, *args: Any) -> Any: ...\n"
+    ) in tightened
+    ast.parse(tightened)
+    shadowing = spec.replace("async def fetch", "def __getattr__").replace("query", "attr")
+    with pytest.raises(SpecError, match="defines it already"):
+        tighten_module(PROXY_BASE, _spec(tmp_path, shadowing), "default")
+    with pytest.raises(SpecError, match="on one line"):
+        tighten_module(PROXY_BASE, _spec(tmp_path, spec.replace("Proxy", "Plain")), "default")

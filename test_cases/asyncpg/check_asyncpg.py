@@ -4,10 +4,11 @@ fetchval, fetchmany, cursor, prepare and copy_from_query must be literal; values
 connection (`connect()`, `create_pool()`, `pool.acquire()`) are typed by the specification.
 """
 
-from typing import List
+from typing import List, Optional
 
 import asyncpg
 from asyncpg import Connection, Pool
+from asyncpg.pool import PoolConnectionProxy
 from typing_extensions import LiteralString, assert_type
 
 
@@ -55,3 +56,17 @@ async def rejected(con: Connection, pool: Pool, user: str, user_sql: str) -> Non
     await acquired.execute(user_sql)  # E
     connected = await asyncpg.connect()
     await connected.fetchval(user_sql)  # E
+
+
+class Listener:
+    """A pooled connection kept under its own class's name (pgqueuer 0.19.5): the proxy has
+    Connection's SQL methods, added by the specification as its metaclass adds them."""
+
+    def __init__(self) -> None:
+        self.connection: Optional[PoolConnectionProxy] = None
+
+    async def listen(self, pool: Pool, channel: str) -> None:
+        self.connection = await pool.acquire()
+        assert_type(self.connection, PoolConnectionProxy)
+        await self.connection.execute("LISTEN pgqueuer")
+        await self.connection.execute(f"LISTEN {channel}")  # E

@@ -25,7 +25,7 @@ from typing_literalstring.analysis.literal_errors import (
 )
 from typing_literalstring.analysis.parsed import Parsed, sink_call_of
 from typing_literalstring.analysis.runs import Key, error_key
-from typing_literalstring.analysis.statements import all_nodes
+from typing_literalstring.analysis.statements import all_nodes, imported_packages
 from typing_literalstring.analysis.suppressions import Malformed, Suppression
 from typing_literalstring.checkers import (
     Diagnostic,
@@ -46,11 +46,21 @@ def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic], entry: Parsed) 
         call.line,
         call.column,
         call.rule,
-        third_party_api(call, diagnostics, entry) or qualified_api(call, messages),
+        third_party_api(call, diagnostics, entry) or _table_api(call, messages, entry),
         call.callee,
         source_line(entry.source, call.line),
         messages,
     )
+
+
+def _table_api(call: SinkCall, messages: tuple[str, ...], entry: Parsed) -> str:
+    """The sink's name when no specification of an imported package matched: as the checker's
+    message names its class, else by the file's imports (an `execute` in a file without
+    sqlite3 is not sqlite3's)."""
+    qualified = qualified_api(call, messages)
+    if qualified != call.api:
+        return qualified
+    return own_sinks.named_by_imports(call.called_as, qualified, imported_packages(entry.tree))
 
 
 # The class a message names: zuban's `"execute" of "Cursor"`, ty's `Cursor.execute`.
@@ -63,6 +73,7 @@ def third_party_api(call: SinkCall, diagnostics: list[Diagnostic], entry: Parsed
     sinks of that name in the distributions the file imports ("" when none)."""
     called_as = call.called_as
     imported = {qualified.split(".")[0] for qualified in entry.names.values()}
+    imported |= imported_packages(entry.tree)  # also under `if TYPE_CHECKING:`
     # Only a package the file imports: sqlite3's and aiosqlite's `execute(sql: LiteralString)`
     # read alike (beets 2.14.1 was told aiosqlite).
     named = {
@@ -247,10 +258,7 @@ def classify(
         if call is not None:
             key = (diagnostic.path, call.line, call.column)
             at_stub_sink.setdefault(key, (call, []))[1].append(diagnostic)
-        elif error_key(diagnostic) in about or error_key(diagnostic) in from_stubs:
-            # An error our stubs caused at a call not named like a sink (a specification's
-            # method called where its package is not imported, a sink under another name) is
-            # a LiteralString refused all the same: never one of the "other errors".
+        elif error_key(diagnostic) in about:
             literal.setdefault(_place(entry, diagnostic), []).append(diagnostic)
         else:
             rest.append(diagnostic)

@@ -32,7 +32,7 @@ from typing_literalstring.analysis.literal_errors import (
 from typing_literalstring.analysis.statements import all_nodes
 from typing_literalstring.checkers import Diagnostic
 from typing_literalstring.specs import thirdparty
-from typing_literalstring.specs.sinks import SINK_NAMES
+from typing_literalstring.specs.sinks import DB_API_LABELS, SINK_NAMES
 from typing_literalstring.specs.stubspec import SHELL, load_specs
 from typing_literalstring.specs.typeshed_literals import takes_literal_string
 
@@ -324,3 +324,21 @@ def _top_level_items(listed: str) -> list[str]:
             start = index + 1
     items.append(listed[start:].strip())
     return [i for i in items if i]
+
+
+def named_by_imports(name: str, api: str, imported: Collection[str]) -> str:
+    """How to name a call of an SQL method the table names "sqlite3 Connection/Cursor.execute"
+    whatever its receiver, where the checker's messages do not say (its text is Any, it is
+    called through a wrapper): in a file that imports no sqlite3, the sinks of that name our
+    specifications tighten in the packages ``imported`` (Django's CursorWrapper, asyncpg's
+    Connection), else a DB-API cursor's (issue 28)."""
+    if name not in DB_API_LABELS or "sqlite3" in imported:
+        return api
+    named = sorted(
+        {
+            t.api
+            for t in tightened_parameters()
+            if t.distribution and t.called_as == name and t.module.split(".")[0] in imported
+        }
+    )
+    return " or ".join(named) if named else DB_API_LABELS[name]

@@ -15,7 +15,7 @@ from typing_literalstring.analysis import (
     suppressions,
 )
 from typing_literalstring.analysis.findings import Unparsable
-from typing_literalstring.analysis.statements import Statements
+from typing_literalstring.analysis.statements import Statements, imported_packages
 from typing_literalstring.analysis.suppressions import Malformed, Suppression
 from typing_literalstring.checkers import (
     Diagnostic,
@@ -57,7 +57,9 @@ class Parsed:
     @functools.cached_property
     def sink_calls(self) -> list[SinkCall]:
         """Every sink call of the file, found when first asked for (``--report-any``)."""
-        return find_sink_calls(self.sites.calls, self.source, self.names, self._encoded)
+        return find_sink_calls(
+            self.sites.calls, self.source, self.names, self._encoded, self.packages
+        )
 
     def sink_calls_on(self, line: int) -> list[SinkCall]:
         """The sink calls of the statements that hold ``line``: most files have no error, and
@@ -65,7 +67,7 @@ class Parsed:
         found = self._sink_calls_on.get(line)
         if found is None:
             calls = self.sites.calls_on(line)
-            found = find_sink_calls(calls, self.source, self.names, self._encoded)
+            found = find_sink_calls(calls, self.source, self.names, self._encoded, self.packages)
             self._sink_calls_on[line] = found
         return found
 
@@ -76,6 +78,11 @@ class Parsed:
     @functools.cached_property
     def _encoded(self) -> tuple[bytes, list[int]]:
         return self.source.encode("utf-8"), byte_offsets(self.source)
+
+    @functools.cached_property
+    def packages(self) -> frozenset[str]:
+        """The top-level packages the file imports anywhere."""
+        return imported_packages(self.tree)
 
     @functools.cached_property
     def names(self) -> dict[str, str]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
 from typing_literalstring.analysis import own_sinks
-from typing_literalstring.analysis.statements import all_nodes
+from typing_literalstring.analysis.statements import all_nodes, imported_packages
 from typing_literalstring.analysis.unverified import (
     Instrumented,
     binding_of,
@@ -30,7 +30,6 @@ from typing_literalstring.analysis.wrappers import FAMILIES, TEXT_KEYWORDS, Wrap
 from typing_literalstring.core.source_edits import byte_offsets, segment
 from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
 from typing_literalstring.specs.sinks import (
-    DB_API_LABELS,
     SHELL,
     SINK_NAMES,
     SUBPROCESS_FUNCTIONS,
@@ -127,35 +126,6 @@ def _literal_text(expr: ast.expr | None) -> str:
     )
 
 
-def imported_packages(tree: ast.Module) -> set[str]:
-    """The top-level packages a file imports, anywhere in it."""
-    found: set[str] = set()
-    for node in all_nodes(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module.split(".")[0])
-    return found
-
-
-def _named_by_imports(name: str, api: str, imported: set[str]) -> str:
-    """How a finding or an unverified count names an SQL call the checker may not see
-    through (its text is Any): the table says "sqlite3 Connection/Cursor.execute" for every
-    `execute`, which is wrong in a file that imports no sqlite3 (a Django cursor's LS902,
-    issue 28).  There, the sinks of that name our specifications tighten in the packages the
-    file imports, else a DB-API cursor's."""
-    if name not in DB_API_LABELS or "sqlite3" in imported:
-        return api
-    named = sorted(
-        {
-            t.api
-            for t in own_sinks.tightened_parameters()
-            if t.distribution and t.called_as == name and t.module.split(".")[0] in imported
-        }
-    )
-    return " or ".join(named) if named else DB_API_LABELS[name]
-
-
 def looks(
     tree: ast.Module,
     calls: Iterable[ast.Call],
@@ -203,7 +173,7 @@ def looks(
         if name == "extra":
             continue  # Django's extra takes its SQL by keyword, in lists
         rule, api = names[name]
-        api = _named_by_imports(name, api, imported)
+        api = own_sinks.named_by_imports(name, api, imported)
         argument = text_argument(call, name)
         if argument is None:
             continue  # nothing to judge here

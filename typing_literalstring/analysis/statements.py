@@ -67,6 +67,19 @@ def all_nodes(tree: ast.AST) -> list[ast.AST]:
     return nodes
 
 
+def imported_packages(tree: ast.AST) -> frozenset[str]:
+    """The top-level packages a module imports anywhere: also under `if TYPE_CHECKING:` or
+    inside a function, where typed code often imports its driver (pgqueuer 0.19.5's
+    `asyncpg`)."""
+    found: set[str] = set()
+    for node in all_nodes(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return frozenset(found)
+
+
 class Statements:
     """One file's statements and tokens, read once."""
 

@@ -84,6 +84,17 @@ def judge(
         # The stock stubs word a base error otherwise (`_CMD`, not our LiteralString).
         from_stubs |= stub_errors(tightened, stock, at_sinks) - base
     about = about_literal_strings(run, tightened, from_stubs, checker.name) - base
+    # An error our stubs caused at a call not named like a sink (a specification's method
+    # called where its package is not imported) is a LiteralString refused all the same when
+    # it says so: a finding, never one of the "other errors".  Our stubs' other errors (a
+    # return type a specification gave) stay other errors.
+    about |= {
+        error_key(d)
+        for d in tightened
+        if error_key(d) in from_stubs
+        and sink_call_of(parsed[d.path], d) is None
+        and is_about_literal_string(d, checker.name)
+    } - base
     unsure = [
         d
         for d in tightened

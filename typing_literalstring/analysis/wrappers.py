@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Sequence
 
-from typing_literalstring.analysis.statements import all_nodes, all_statements
+from typing_literalstring.analysis.own_sinks import named_by_imports
+from typing_literalstring.analysis.statements import all_nodes, all_statements, imported_packages
 from typing_literalstring.analysis.unverified import Scope, binding_of, composition_parts, scopes_at
 from typing_literalstring.specs.sinks import (
     MARKUP,
@@ -131,6 +132,7 @@ class _Function:
     scopes: Mapping[int, Sequence[Scope]]
     called: frozenset[str]  # every name its calls may call by (``_called_names``)
     sandboxes: bool = False  # its module imports Jinja2's sandbox module
+    imported: frozenset[str] = frozenset()  # the packages its module imports, anywhere
 
     @property
     def skipped(self) -> int:
@@ -172,11 +174,13 @@ def _find_functions(path: str, tree: ast.Module) -> Iterator[_Function]:
     }
     owned = _calls_by_function(tree)
     sandboxes = imports_a_sandbox(tree)
+    imported = imported_packages(tree)
     for node in all_statements(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(node) in owned:
             calls = tuple(owned[id(node)])
             cls = classes.get(id(node))
-            yield _Function(node, cls, path, calls, scopes, _names_called(calls, cls), sandboxes)
+            called = _names_called(calls, cls)
+            yield _Function(node, cls, path, calls, scopes, called, sandboxes, imported)
 
 
 def _calls_by_function(tree: ast.Module) -> dict[int, list[ast.Call]]:
@@ -391,6 +395,7 @@ def _targets(
             and not _on_a_sandbox(call, function)
         ):
             rule, api = SINK_NAMES[name]
+            api = named_by_imports(name, api, function.imported)
             given: ast.expr | None = None
             if name in _SHELL_KEYWORD_FUNCTIONS:
                 given = next((k.value for k in call.keywords if k.arg == "shell"), None)

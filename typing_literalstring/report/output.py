@@ -216,7 +216,9 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
         explained: str | None = None
         if shown.verbose and finding.rule is NON_LITERAL:
             explained = f"{result.checker}: {finding.messages[0].splitlines()[0]}"
-        elif shown.verbose and finding.rule in _EXPLAINED:
+        elif finding.rule in _EXPLAINED:
+            # Our own words, not the checker's: which value is Any and why (a parameter
+            # without annotation), which the fix line asks to change.
             explained = f"unverified: {finding.messages[0]}"
         lines.extend(finding_lines.lines(finding, result.cwd, explained))
     if show_other:

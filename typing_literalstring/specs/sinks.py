@@ -282,14 +282,18 @@ def find_sink_calls(
     source: str,
     imported: Mapping[str, str] | None = None,
     encoded: tuple[bytes, Sequence[int]] | None = None,
+    packages: Iterable[str] | None = None,
 ) -> list[SinkCall]:
     """The calls, among a file's ``calls``, of a function named like one of our sinks, by its
     own name or, for a name imported under another (``imported``: local name -> qualified
     name), by the name it was imported as.  ``encoded``: the source's UTF-8 bytes and line
-    offsets (``byte_offsets``), when the caller keeps them for many calls."""
+    offsets (``byte_offsets``), when the caller keeps them for many calls; ``packages``: the
+    top-level packages the file imports anywhere (else those of ``imported``)."""
     found: list[SinkCall] = []
     data, offsets = encoded or (source.encode("utf-8"), byte_offsets(source))
-    names = sink_names(q.split(".", 1)[0] for q in (imported or {}).values())
+    if packages is None:
+        packages = (q.split(".", 1)[0] for q in (imported or {}).values())
+    names = sink_names(packages)
     for node in calls:
         name = callee_name(node.func)
         if name not in names and isinstance(node.func, ast.Name) and imported:

@@ -27,6 +27,10 @@ Two decorators make the new types conditional:
     The class is added to the tightened module as written, after its imports: a protocol
     that the annotations name, which the base defines under another name in each release.
     A ``TypeVar`` assigned at the module level is added so too.
+``@added`` (on a method)
+    The method is added to the base's class as written: one that exists at run time but
+    not in the base's text (asyncpg's pooled-connection proxy gets Connection's methods from
+    its metaclass).  A base that defines it already is refused.
 ``@if_overridden``
     The method may be absent from the base class: a release where the class inherits it
     from a base in another module, which a specification of its own tightens (django-stubs
@@ -58,6 +62,9 @@ ALWAYS = "always"
 SHELL = "shell"
 ARGS = "args"
 REPLACE = "replace"
+ADD = "add"
+# The conditions whose definition is written whole in the specification.
+WRITTEN = (REPLACE, ADD)
 
 
 def added(cls: _C) -> _C:
@@ -112,7 +119,12 @@ def where_base(**annotations: str) -> Callable[[_F], _F]:
     return mark
 
 
-_CONDITIONS = {when_shell.__name__: SHELL, when_args.__name__: ARGS, replaced.__name__: REPLACE}
+_CONDITIONS = {
+    when_shell.__name__: SHELL,
+    when_args.__name__: ARGS,
+    replaced.__name__: REPLACE,
+    added.__name__: ADD,
+}
 
 
 @dataclass(frozen=True)
@@ -298,20 +310,24 @@ def _function_spec(
         if text is None:  # pragma: no cover - ast always has positions for parsed source
             raise SpecError(f"{path}:{argument.lineno}: cannot read the annotation")
         position = positional_only.index(argument.arg) if argument.arg in positional_only else None
-        if condition == REPLACE and not re.search(r"\bLiteralString\b", text):
+        if condition in WRITTEN and not re.search(r"\bLiteralString\b", text):
             continue  # the replacement writes every type; only these are tightened
         retypes.append(Retype(argument.arg, text, position))
-    if not retypes and condition != REPLACE:
+    if not retypes and condition not in WRITTEN:
         raise SpecError(f"{path}:{node.lineno}: {node.name} annotates no parameter")
+    if condition == ADD and owner is None:
+        raise SpecError(f"{path}:{node.lineno}: only a method may be @added (to its class)")
     replacement = ""
-    if condition == REPLACE:
-        # The definition with its decorators but @replaced (an @overload stays).
+    if condition in WRITTEN:
+        # The definition with its decorators but @replaced or @added (an @overload stays).
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         lines = [
             line
             for number, line in enumerate(source.splitlines()[first - 1 : node.end_lineno], first)
             if not any(
-                d.lineno == number and isinstance(d, ast.Name) and d.id == replaced.__name__
+                d.lineno == number
+                and isinstance(d, ast.Name)
+                and d.id in (replaced.__name__, added.__name__)
                 for d in node.decorator_list
             )
         ]

@@ -13,10 +13,12 @@ from typing import Union
 
 from typing_literalstring.core.errors import SpecError
 from typing_literalstring.specs.stubspec import (
+    ADD,
     ALWAYS,
     ARGS,
     REPLACE,
     SHELL,
+    WRITTEN,
     FunctionSpec,
     Import,
     ModuleSpec,
@@ -81,13 +83,16 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
     # A function replaced by several definitions (overloads) is replaced once, by them all.
     replacements: dict[str, list[FunctionSpec]] = {}
     for function_spec in spec.functions:
-        if function_spec.condition == REPLACE:
+        if function_spec.condition in WRITTEN:
             replacements.setdefault(function_spec.qualname, []).append(function_spec)
     for function_spec in spec.functions:
         if (
-            function_spec.condition == REPLACE
+            function_spec.condition in WRITTEN
             and replacements[function_spec.qualname][0] is not function_spec
         ):
+            continue
+        if function_spec.condition == ADD:
+            edits.append(_add_method(text, tree, replacements[function_spec.qualname], spec))
             continue
         targets = _find(tree, function_spec)
         if not targets and function_spec.optional:
@@ -252,6 +257,38 @@ def _replace(text: _Source, node: _Function, specs: list[FunctionSpec]) -> _Edit
         indent + line if line else line for spec in specs for line in spec.replacement.splitlines()
     ]
     return _Edit(start, end, ("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def _add_method(
+    text: _Source, tree: ast.Module, specs: list[FunctionSpec], module: ModuleSpec
+) -> _Edit:
+    """The specification's method (each of its overloads) added at the end of its class."""
+    first = specs[0]
+    where = f"{module.source}:{first.line}: {first.qualname}"
+    classes = [
+        node
+        for node in _walk_branches(tree.body)
+        if isinstance(node, ast.ClassDef) and node.name == first.owner
+    ]
+    if not classes:
+        raise SpecError(
+            f"{where}: the base {module.target} has no class {first.owner} to add it to: the "
+            "base changed; update the specification"
+        )
+    if _defined_in(classes[0].body, first.name):
+        raise SpecError(
+            f"{where}: the base {module.target} defines it already: tighten it without @added"
+        )
+    cls = classes[0]
+    assert cls.end_lineno is not None
+    if cls.body[0].lineno == cls.lineno:
+        raise SpecError(f"{where}: the base writes class {cls.name} on one line; nothing to add to")
+    indent = text.indent_of_line(cls.body[0].lineno).decode("utf-8")
+    lines = [
+        indent + line if line else line for spec in specs for line in spec.replacement.splitlines()
+    ]
+    at = text.line_start(cls.end_lineno + 1)
+    return _Edit(at, at, ("\n".join(lines) + "\n").encode("utf-8"))
 
 
 def _split(text: _Source, node: _Function, spec: FunctionSpec, condition: str, where: str) -> _Edit:

@@ -1,16 +1,12 @@
 # asyncpg (base: its own signatures, made into a stub: asyncpg ships no types in any release).
 # A Pool runs the query on one of its connections: the same SQL sinks as Connection's.  The
 # ways to a pool and to its connections are unannotated (`create_pool()`, `await pool`,
-# `async with pool`, `pool.acquire()`), so they are replaced by what they give.  A connection
-# from the pool is a proxy that forwards each Connection method; it is written as Connection
-# (imported by name: the class's own `connection` attribute would hide the module).
+# `async with pool`, `pool.acquire()`), so they are replaced by what they give.
 from typing import Any, Generator, Optional
 
 from typing_extensions import LiteralString
 
-from asyncpg.connection import Connection
-
-from typing_literalstring.stubspec import replaced
+from typing_literalstring.stubspec import added, replaced
 
 class Pool:
     async def execute(self, query: LiteralString): ...
@@ -29,9 +25,32 @@ class Pool:
 
 class PoolAcquireContext:
     @replaced
-    async def __aenter__(self) -> Connection: ...
+    async def __aenter__(self) -> PoolConnectionProxy: ...
     @replaced
-    def __await__(self) -> Generator[Any, None, Connection]: ...
+    def __await__(self) -> Generator[Any, None, PoolConnectionProxy]: ...
 
 @replaced
 def create_pool(dsn: Optional[str] = None, **kwargs: Any) -> Pool: ...
+
+# A pooled connection is a proxy whose metaclass copies each Connection method onto it at run
+# time; its text has only `__getattr__`, which returns Any.  The SQL methods are added with
+# Connection's text parameter, the rest of each signature left open.
+class PoolConnectionProxy:
+    @added
+    async def execute(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    async def executemany(self, command: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    async def fetch(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    async def fetchval(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    async def fetchrow(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    async def fetchmany(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    def cursor(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    async def prepare(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
+    @added
+    async def copy_from_query(self, query: LiteralString, *args: Any, **kwargs: Any) -> Any: ...
