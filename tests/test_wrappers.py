@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.checking import check_project
+from tests.checking import check_project, found_rules, marked_rules
 from typing_literalstring.analysis import wrappers
 from typing_literalstring.checkers import COMMAND_CHECKERS
 from typing_literalstring.commands import EXIT_FINDINGS
@@ -282,3 +282,39 @@ def test_a_function_that_checks_its_parameter_is_no_wrapper(
     assert document["findings"] == []
     assert status == 0
     assert document["sink_calls"]["proven"] == document["sink_calls"]["total"] == 5
+
+
+# databases 0.9.0: `fetch_all(query: ClauseElement | str)` compiles only a str with text();
+# its callers mostly pass query objects, which are no SQL text at all.
+QUERY_OBJECTS = """\
+from typing import Union
+
+import sqlalchemy
+from sqlalchemy.sql import ClauseElement
+
+
+def build(query: Union[ClauseElement, str]) -> ClauseElement:
+    if isinstance(query, str):
+        return sqlalchemy.text(query)  # LS101
+    return query
+
+
+def use(user: str) -> None:
+    table = sqlalchemy.table("t", sqlalchemy.column("a"))
+    build(sqlalchemy.select(table))
+    build(query=table.select().where(table.c.a == user))
+    build("SELECT 1")
+    build("SELECT * FROM t WHERE a = '" + user + "'")  # LS101
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_query_object_passed_to_a_wrapper_is_no_text(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A value that cannot be a string (a SQLAlchemy Select) reaches no text sink through
+    the wrapper: no finding, and no sink call counted; 49 such LS101s on databases 0.9.0."""
+    status, document = check_project(name, tmp_path, {"app.py": QUERY_OBJECTS}, capsys)
+    assert found_rules(document) == marked_rules(QUERY_OBJECTS)
+    assert document["sink_calls"]["total"] == 3  # text() in build, and the two str callers
+    assert status == EXIT_FINDINGS

@@ -69,6 +69,36 @@ _SQL_WORDS = re.compile(
 _LITERAL = re.compile(r"(?:LiteralString|Literal\[.*\]\??|None)$")
 # A number formatted into a wrapper's text: no injection is made of it.
 _NUMBER = re.compile(r"(?:builtins\.)?(?:int|float|bool)(?: \| None)?$")
+# A revealed type's members that may hold text: str and its literal forms, and what the checker
+# could not tell (Any, Unknown, object, a type variable's bound is not known here).
+_TEXT_MEMBER = re.compile(
+    r"(?:builtins\.)?(?:str|LiteralString|Any|Unknown|object)\*?$|Literal\[['\"]|.*\bstr\b"
+)
+
+
+def _may_be_text(revealed: str) -> bool:
+    """Whether a value of the revealed type may be a string: some member of its top-level
+    union is.  `Select[tuple[int]]`, `TextClause` or `int | None` is not; `str | None`,
+    `Union[str, bytes]` or `Literal['a']` is."""
+    return any(_TEXT_MEMBER.match(member.strip()) for member in _members(revealed))
+
+
+def _members(revealed: str) -> list[str]:
+    """The members of a type's top-level union (`A[B | C] | D` -> `A[B | C]`, `D`)."""
+    members: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(revealed):
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            members.append(revealed[start:index])
+            start = index + 1
+    members.append(revealed[start:])
+    return members
+
+
 # The receivers named like the instance or the class: their Any is the class's, not untyped
 # input.
 _SELF = frozenset(("self", "cls", "mcs", "metacls"))
@@ -282,9 +312,16 @@ def _open_parts(
             detail = instrumented.explain(any_parts)
             out.unverified.append(_unverified(path, look, callee, "value-any", detail))
         return []
+    texts = [p for p in look.parts if _may_be_text(instrumented.type_of(p) or "Any")]
+    if look.parts and not texts:
+        # No part can be a string (a query object passed to a wrapper that takes
+        # `ClauseElement | str` and compiles only a str: databases 0.9.0's fetch_all): no
+        # text reaches the sink from this call.
+        out.calls -= 1
+        return []
     open_parts = [
         p
-        for p in look.parts
+        for p in texts
         if not _LITERAL.match(instrumented.type_of(p) or "Any")
         and not _NUMBER.match(instrumented.type_of(p) or "Any")
         and not _literal_in_view(p, instrumented)
