@@ -536,25 +536,41 @@ def test_unresolved_imports_are_named_by_their_module(code: str, message: str, m
     assert unresolved_module(diagnostic) == module
 
 
-def test_when_mypy_stops_on_the_project_check_names_the_error_that_stopped_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_package_importing_from_its_own_init_is_checked_by_mypy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """litecli 1.17.1's `from .__init__ import __version__` stops mypy (plain mypy too) after
-    it has reported ordinary errors: the message names the blocking error, not the first."""
+    """litecli 1.17.1 and pgcli 4.7.1: `from .__init__ import __version__` stops mypy (plain
+    `mypy .` too) with "Source file found twice under different module names"; each check of
+    them with mypy exited 2.  mypy now reads that import as `from .`, nothing else moved."""
     _checker("mypy")
+    monkeypatch.chdir(tmp_path)
     root = _tree(
         tmp_path / "proj",
         {
             "pyproject.toml": "",
             "app/__init__.py": "__version__ = '1'\n",
-            "app/a.py": "import not_installed_anywhere_xyz\n",
-            "app/main.py": "from .__init__ import __version__\n",
+            "app/main.py": "import sqlite3\nfrom .__init__ import __version__\n"
+            "from app.__init__ import __version__ as v\n\n\n"
+            "def f(user: str) -> None:\n"
+            "    sqlite3.connect(':memory:').execute(f'SELECT {user} {__version__} {v}')\n",
         },
     )
-    status, _, err = _run(["--checker", "mypy", str(root)], capsys, tmp_path / "cache")
-    assert status == EXIT_ERROR
-    assert "Source file found twice under different module names" in err
-    assert "not_installed_anywhere_xyz" not in err
+    status, document = _json(["--checker", "mypy", str(root)], capsys, tmp_path / "cache")
+    assert status == EXIT_FINDINGS
+    assert _places(document) == {("proj/app/main.py", 7, "LS101")}
+
+
+def test_when_mypy_stops_the_message_names_the_error_that_stopped_it() -> None:
+    """An error that stops mypy comes after the ordinary errors it found until then."""
+    output = "\n".join(
+        json.dumps({"file": f, "message": m, "severity": "error"})
+        for f, m in [
+            ("app/a.py", 'Cannot find implementation or library stub for module named "x"'),
+            ("app/__init__.py", "Source file found twice under different module names"),
+        ]
+    )
+    said = CHECKERS["mypy+plugin"].failure(output)
+    assert said == "app/__init__.py: Source file found twice under different module names"
 
 
 def test_mypy_keeps_its_incremental_cache_between_checks_and_it_is_never_stale(

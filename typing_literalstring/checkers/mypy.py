@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from importlib.util import find_spec
 from pathlib import Path
@@ -130,7 +131,7 @@ class Mypy(Checker):
             command.append(f"--python-version={run.python_version}")
         if run.platform is not None:
             command.append(f"--platform={run.platform}")
-        for original, copy in run.shadows.items():
+        for original, copy in _without_init_imports(run).items():
             command += ["--shadow-file", str(original), str(copy)]
         command.extend(str(f) for f in run.files)
         # MYPYPATH comes before the configuration's mypy_path, which keeps working.
@@ -213,3 +214,33 @@ class MypyPlugin(Mypy):
             config.write_text(f"[mypy]\nplugins = {self.plugin_module}\n", encoding="utf-8")
             command[command.index("--config-file=")] = f"--config-file={config}"
         return command, env
+
+
+# `from .__init__ import __version__` (litecli 1.17.1, pgcli 4.7.1): mypy reaches the package's
+# __init__.py under a second name, `litecli.__init__`, and stops the whole run with "Source
+# file found twice under different module names" (as plain `mypy .` does).  Importing from
+# `.__init__` is importing from the package itself: the shadow copy says `from .` instead,
+# with spaces where `__init__` was, so that no line or column moves.
+_INIT_IMPORT = re.compile(r"(?m)^([ \t]*from[ \t]+\.*[\w.]*?)(\.?__init__)(?=[ \t]+import\b)")
+
+
+def _without_init_imports(run: Invocation) -> dict[Path, Path]:
+    """The run's shadow files, with a copy of each checked file that imports from its
+    package's ``__init__`` by that name (``_INIT_IMPORT``), as mypy will read it."""
+    shadows = dict(run.shadows)
+    for number, file in enumerate(run.files):
+        read = shadows.get(file.resolve(), file)
+        try:
+            text = read.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # mypy says what it cannot read
+        if "__init__" not in text:
+            continue
+        fixed = _INIT_IMPORT.sub(lambda m: m[1] + " " * len(m[2]), text)
+        if fixed == text:
+            continue
+        copy = run.workdir / "init-imports" / str(number) / file.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(fixed, encoding="utf-8")
+        shadows[file.resolve()] = copy
+    return shadows
