@@ -195,4 +195,6 @@ def test_verbose_progress_outside_a_terminal_says_each_step_and_its_counts(
     _, _, err = _check(tmp_path, cache_dir, capsys, monkeypatch, "--verbose")
     assert "typing-literalstring: running pyright on 1 file...\n" in err
     assert re.search(r"running pyright on 1 file \(read 1/1\): [\d.]+ s\n", err)
+    # The third-party step is most of a first check: it counts the packages too.
+    assert re.search(r"checked environment \((\d+)/\1 packages\): [\d.]+ s\n", err), err
     assert _ESCAPE not in err

@@ -183,7 +183,13 @@ def run_check(
     try:
         progress("tightening the third-party packages installed in the checked environment")
         imports = imported_names(Path(p) for p in found)
-        result.third_party = thirdparty.build(environment.python, profile, cache_dir, imports)
+        packages = [0, 0]  # done, of how many: set by the build, read by the progress line
+
+        def tell(done: int, total: int) -> None:
+            packages[:] = [done, total]
+
+        watch(lambda: f"{packages[0]}/{packages[1]} packages" if packages[1] else "")
+        result.third_party = thirdparty.build(environment.python, profile, cache_dir, imports, tell)
         runs = replace(runs, third_party=tuple(c.root for c in result.third_party if c.root))
         # Parsing every file costs about as much as a fast checker's run, so the files are
         # parsed while the checker runs (it waits in another process).

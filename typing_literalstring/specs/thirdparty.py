@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from typing_literalstring import __version__
 from typing_literalstring.core.errors import SpecError, TypingLiteralStringError
@@ -97,11 +97,17 @@ def site_packages(python: Path) -> list[Path]:
     return list(dict.fromkeys(Path(p) for p in paths))
 
 
+# Told how many of the packages we have specifications for are done, of how many: a first
+# build copies SQLAlchemy's and Django's types, which takes most of a first check.
+Progress = Callable[[int, int], None]
+
+
 def build(
     python: Path,
     profile: str,
     cache_dir: Path | None = None,
     imports: Iterable[str] | None = None,
+    progress: Progress | None = None,
 ) -> list[Coverage]:
     """The tightened copies of the installed packages we have specifications for, built or
     taken from the cache (``--cache-dir``, else the user cache); what was covered and what
@@ -109,7 +115,8 @@ def build(
     packages those reach, directly or through the requirements of what they import."""
     sites = site_packages(python)
     wanted = None if imports is None else Installed(sites).reachable(imports)
-    return build_from(sites, profile, cache_root(cache_dir) / "third-party", wanted=wanted)
+    cache = cache_root(cache_dir) / "third-party"
+    return build_from(sites, profile, cache, wanted=wanted, progress=progress)
 
 
 def build_from(
@@ -118,14 +125,22 @@ def build_from(
     cache: Path,
     root: Path | None = None,
     wanted: set[str] | None = None,
+    progress: Progress | None = None,
 ) -> list[Coverage]:
     """``build`` with the folders that hold the installed packages, the cache folder and the
     import names wanted (None: every package) given."""
+    packages = [
+        (distribution, package, [spec for spec in specs if spec.package == package])
+        for distribution, specs in specifications(root).items()
+        for package in sorted({spec.package for spec in specs})
+    ]
     coverage: list[Coverage] = []
-    for distribution, specs in specifications(root).items():
-        for package in sorted({spec.package for spec in specs}):
-            ours = [spec for spec in specs if spec.package == package]
-            coverage.append(_covered(distribution, package, ours, sites, profile, cache, wanted))
+    for done, (distribution, package, ours) in enumerate(packages):
+        if progress is not None:
+            progress(done, len(packages))
+        coverage.append(_covered(distribution, package, ours, sites, profile, cache, wanted))
+    if progress is not None:
+        progress(len(packages), len(packages))
     return coverage
 
 
