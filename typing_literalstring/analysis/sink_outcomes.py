@@ -80,23 +80,7 @@ def _may_be_text(revealed: str) -> bool:
     """Whether a value of the revealed type may be a string: some member of its top-level
     union is.  `Select[tuple[int]]`, `TextClause` or `int | None` is not; `str | None`,
     `Union[str, bytes]` or `Literal['a']` is."""
-    return any(_TEXT_MEMBER.match(member.strip()) for member in _members(revealed))
-
-
-def _members(revealed: str) -> list[str]:
-    """The members of a type's top-level union (`A[B | C] | D` -> `A[B | C]`, `D`)."""
-    members: list[str] = []
-    depth = start = 0
-    for index, char in enumerate(revealed):
-        if char in "[(":
-            depth += 1
-        elif char in "])":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            members.append(revealed[start:index])
-            start = index + 1
-    members.append(revealed[start:])
-    return members
+    return any(_TEXT_MEMBER.match(member.strip()) for member in members(revealed))
 
 
 # The receivers named like the instance or the class: their Any is the class's, not untyped
