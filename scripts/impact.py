@@ -224,9 +224,9 @@ def check(
         found: Sequence[Look],
         instrumented: Instrumented,
         reported: Sequence[Finding],
-        untyped: frozenset[str],
+        untyped_functions: frozenset[str],
     ) -> sink_outcomes.Outcomes:
-        out = original(path, found, instrumented, reported, untyped)
+        out = original(path, found, instrumented, reported, untyped_functions)
         at = set(out.proven_at)
         for look in found:
             if (look.call.lineno, look.call.col_offset + 1) in at:
@@ -406,8 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check_jobs > 1 and len(to_run) > 1:
         # Each project in a process of its own (the sink outcomes are recorded by patching a
         # module function, which threads would share).
-        with ProcessPoolExecutor(args.check_jobs) as pool:
-            done = pool.map(_measure_and_save, to_run, [args.cache] * len(to_run))
+        with ProcessPoolExecutor(args.check_jobs) as processes:
+            done = processes.map(_measure_and_save, to_run, [args.cache] * len(to_run))
             found.update((r.project.name, r) for r in done)
     else:
         found.update((p.name, _measure_and_save(p, args.cache)) for p in to_run)

@@ -16,7 +16,6 @@ import pytest
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.commands.cli import main
-from typing_literalstring.core import config
 from typing_literalstring.core.config import ConfigError, Settings, read, selectors
 from typing_literalstring.report.selection import Selection, matches
 
@@ -176,7 +175,7 @@ def test_below_python_3_11_the_table_is_read_by_what_is_installed(
             raise ImportError(name)
         return real(name)
 
-    monkeypatch.setattr(config.importlib, "import_module", without)
+    monkeypatch.setattr(importlib, "import_module", without)  # as config calls it
     _project(tmp_path, '[tool.typing-literalstring]\nselect = ["LS1"]\n')
     if "tomlkit" in missing:
         with pytest.raises(ConfigError, match="pip install tomli"):
