@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,36 @@ def test_a_class_only_named_like_a_sandbox_clears_nothing(
     status, document = check_project(name, tmp_path, {"app.py": FAKE_SANDBOX}, capsys)
     assert status == EXIT_FINDINGS
     assert found_rules(document) == marked_rules(FAKE_SANDBOX)
+
+
+# peewee 4.5.3's playhouse/pwasyncio.py imports asyncpg and calls a DB-API cursor's
+# `fetchmany(count)`: named like asyncpg's `fetchmany(query, args)`, it was an LS903.
+ASYNC_DRIVER = """\
+import asyncpg
+
+
+async def rows(cursor, count):
+    return await cursor.fetchmany(count)
+
+
+async def more(cursor):
+    return await cursor.fetch(10)
+
+
+async def lookup(con: asyncpg.Connection, user: str) -> None:
+    await con.fetch("SELECT * FROM t WHERE name = '" + user + "'")  # LS101
+    await con.fetchval("SELECT 1")
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_common_word_is_an_asyncpg_sink_only_where_the_checker_says_it_is(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if importlib.util.find_spec("asyncpg") is None:
+        pytest.skip("asyncpg is not installed")
+    status, document = check_project(name, tmp_path, {"app.py": ASYNC_DRIVER}, capsys)
+    assert found_rules(document) == marked_rules(ASYNC_DRIVER)
+    assert document["sink_calls"]["total"] == 2
+    assert document["sink_calls"]["proven"] == 1
+    assert status == EXIT_FINDINGS

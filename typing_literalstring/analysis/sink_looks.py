@@ -72,6 +72,10 @@ class Look:
     wrapper: Wrapper | None = None  # the project's own function it calls (``wrappers``)
     # Revealed too: the object a template is compiled on, which may be a sandbox.
     receiver: ast.expr | None = None
+    # Named by a common word that is a sink only in its package (asyncpg's `fetch`,
+    # `sinks.SINK_NAMES_IF_IMPORTED`): a sink call only where the callee is revealed to take
+    # a LiteralString, never judged by its name (a DB-API `cursor.fetchmany(count)`).
+    weak: bool = False
 
 
 def text_argument(call: ast.Call, name: str) -> ast.expr | None:
@@ -177,7 +181,8 @@ def looks(
         argument = text_argument(call, name)
         if argument is None:
             continue  # nothing to judge here
-        if isinstance(argument, ast.Constant):
+        weak = name not in SINK_NAMES
+        if isinstance(argument, ast.Constant) and not weak:
             # A literal in view: proven whatever the callee, nothing to reveal.
             found.append(Look(call, rule, api, argument, (), False, "", None))
             continue
@@ -205,6 +210,7 @@ def looks(
                     if name in COMPILED_ON_AN_ENVIRONMENT and isinstance(call.func, ast.Attribute)
                     else None
                 ),
+                weak=weak,
             )
         )
     return found

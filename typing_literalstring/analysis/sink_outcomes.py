@@ -142,6 +142,9 @@ def outcomes(
             continue
         types = [instrumented.type_of(p) for p in look.parts]
         callee_type = instrumented.type_of(look.callee) if look.callee is not None else None
+        if look.weak and "LiteralString" not in (callee_type or ""):
+            out.calls -= 1  # a `fetch` that is not asyncpg's (or not known to be)
+            continue
         if (
             look.wrapper is not None
             and look.callee is not None
