@@ -162,3 +162,26 @@ def test_a_common_word_is_an_asyncpg_sink_only_where_the_checker_says_it_is(
     assert document["sink_calls"]["total"] == 2
     assert document["sink_calls"]["proven"] == 1
     assert status == EXIT_FINDINGS
+
+
+# peewee 4.5.3 defines its own `class SQL` (a raw-SQL node of its query builder) with an
+# untyped __init__: it was judged as a subclass overriding psycopg2.sql.SQL's constructor.
+OWN_SQL_CLASS = """\
+class SQL:
+    def __init__(self, sql, params=None):
+        self.sql = sql
+        self.params = params
+
+
+def frame(start: str) -> SQL:
+    return SQL("ROWS BETWEEN " + start + " AND CURRENT ROW")
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_projects_own_class_named_like_a_sink_inherits_nothing(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = check_project(name, tmp_path, {"app.py": OWN_SQL_CLASS}, capsys)
+    assert not [f for f in document["findings"] if f["rule"] == "LS101"], document["findings"]
+    assert not any("overrides the constructor" in f["message"] for f in document["findings"])

@@ -32,6 +32,7 @@ import tokenize
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
+from typing_literalstring.analysis.callees import imported_names
 from typing_literalstring.analysis.findings import Finding, Unverified, source_line
 from typing_literalstring.analysis.own_sinks import tightened_parameters
 from typing_literalstring.analysis.sink_looks import Look, is_composition
@@ -161,7 +162,7 @@ def outcomes(
         if look.wrapper is not None:
             _wrapper_outcome(out, path, look, instrumented, any_parts, untyped_functions)
             continue
-        receiver = _receiver_kind(look, callee_type)
+        receiver = _receiver_kind(look, callee_type, instrumented.tree)
         listed = _str_list_to_a_shell(path, look, instrumented)
         if listed is not None:
             out.findings.append(listed)
@@ -194,6 +195,10 @@ def outcomes(
 _CONSTRUCTED = frozenset(
     t.owner for t in tightened_parameters() if t.function in ("__init__", "__new__") and t.owner
 )
+# The packages whose classes may override one of those constructors untyped: a library we
+# tighten (Jinja2 3.0's `jinja2.Markup` over markupsafe's).  A project's own class of such a
+# name (peewee's `SQL`, Pony's `RawSQL`) inherits nothing of ours.
+_TIGHTENED_PACKAGES = frozenset(t.module.split(".")[0] for t in tightened_parameters())
 # Jinja2's sandboxes, as each checker writes their type.
 _SANDBOX = re.compile(r"\b(?:Immutable)?SandboxedEnvironment\b")
 # The functions whose result is escaped HTML (Django, MarkupSafe, the standard library).
@@ -426,7 +431,7 @@ def _str_list_to_a_shell(path: str, look: Look, instrumented: Instrumented) -> F
     )
 
 
-def _receiver_kind(look: Look, callee_type: str | None) -> str:
+def _receiver_kind(look: Look, callee_type: str | None, tree: ast.Module) -> str:
     """ "sink" (the callee takes a LiteralString, is a standard shell function, or takes a type
     of its own: psycopg's ``Query``, a class whose constructor the checker judges), "unknown"
     (Any or Unknown), or "str" (its text parameter takes any str, or Any)."""
@@ -447,12 +452,26 @@ def _receiver_kind(look: Look, callee_type: str | None) -> str:
         # untyped: a subclass overriding it without annotations (Jinja2 3.0's
         # `jinja2.Markup(base="")` over markupsafe.Markup), which pyright gives the base's
         # type and mypy leaves Any.  Its text is judged as the base's would be.
-        if callee_name(look.call.func) in _CONSTRUCTED and all(
-            f in ("Any", "Unknown") for f in firsts
+        if (
+            callee_name(look.call.func) in _CONSTRUCTED
+            and all(f in ("Any", "Unknown") for f in firsts)
+            and _imported_from_a_tightened_package(look.call.func, tree)
         ):
             return "inherits"
         return "str"
     return "sink"
+
+
+def _imported_from_a_tightened_package(func: ast.expr, tree: ast.Module) -> bool:
+    """Whether the callee (`Markup`, `jinja2.Markup`) is bound by an import from one of the
+    packages we tighten, not defined by the project or taken from another library."""
+    head = func
+    while isinstance(head, ast.Attribute):
+        head = head.value
+    if not isinstance(head, ast.Name):
+        return False
+    qualified = imported_names(tree, None).get(head.id, "")
+    return qualified.split(".")[0] in _TIGHTENED_PACKAGES
 
 
 def _unwrapped(member: str) -> str:
