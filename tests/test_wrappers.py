@@ -305,6 +305,10 @@ def use(user: str) -> None:
     build(query=table.select().where(table.c.a == user))
     build("SELECT 1")
     build("SELECT * FROM t WHERE a = '" + user + "'")  # LS101
+
+
+def failed(error: Exception) -> None:
+    build(f"SELECT '{error}'")  # LS101
 """
 
 
@@ -313,8 +317,10 @@ def test_a_query_object_passed_to_a_wrapper_is_no_text(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A value that cannot be a string (a SQLAlchemy Select) reaches no text sink through
-    the wrapper: no finding, and no sink call counted; 49 such LS101s on databases 0.9.0."""
+    the wrapper: no finding, and no sink call counted; 49 such LS101s on databases 0.9.0.
+    Text composed in view is text whatever it formats (an exception: Flask-Admin 2.2.1's
+    reflected markup was lost to this rule at first)."""
     status, document = check_project(name, tmp_path, {"app.py": QUERY_OBJECTS}, capsys)
     assert found_rules(document) == marked_rules(QUERY_OBJECTS)
-    assert document["sink_calls"]["total"] == 3  # text() in build, and the two str callers
+    assert document["sink_calls"]["total"] == 4  # text() in build, and the three str callers
     assert status == EXIT_FINDINGS

@@ -304,11 +304,12 @@ def _open_parts(
             detail = instrumented.explain(any_parts)
             out.unverified.append(_unverified(path, look, callee, "value-any", detail))
         return []
-    texts = [p for p in look.parts if _may_be_text(instrumented.type_of(p) or "Any")]
+    # A value passed as it is that cannot be a string (a query object given to a wrapper
+    # that takes `ClauseElement | str` and compiles only a str: databases 0.9.0's fetch_all):
+    # no text reaches the sink from this call.  Text composed in view is text whatever its
+    # parts are (`f"Cli: {ex}"` formats an exception: Flask-Admin's reflected markup).
+    texts = [p for p in look.parts if look.built or _may_be_text(instrumented.type_of(p) or "Any")]
     if look.parts and not texts:
-        # No part can be a string (a query object passed to a wrapper that takes
-        # `ClauseElement | str` and compiles only a str: databases 0.9.0's fetch_all): no
-        # text reaches the sink from this call.
         out.calls -= 1
         return []
     open_parts = [
