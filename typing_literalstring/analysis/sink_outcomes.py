@@ -465,14 +465,32 @@ def _receiver_kind(look: Look, callee_type: str | None, tree: ast.Module) -> str
 
 def _imported_from_a_tightened_package(func: ast.expr, tree: ast.Module) -> bool:
     """Whether the callee (`Markup`, `jinja2.Markup`) is bound by an import from one of the
-    packages we tighten, not defined by the project or taken from another library."""
-    head = func
-    while isinstance(head, ast.Attribute):
-        head = head.value
-    if not isinstance(head, ast.Name):
-        return False
-    qualified = imported_names(tree, None).get(head.id, "")
-    return qualified.split(".")[0] in _TIGHTENED_PACKAGES
+    packages we tighten, or is a class of this module with such a base
+    (`class Markup(markupsafe.Markup)`): not a class of the project's own of that name
+    (peewee's `class SQL(ColumnBase)`) or another library's."""
+    names = imported_names(tree, None)
+
+    def imported(node: ast.expr) -> bool:
+        head = node
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        if not isinstance(head, ast.Name) or head.id not in names:
+            return False
+        return names[head.id].split(".")[0] in _TIGHTENED_PACKAGES
+
+    if imported(func):
+        return True
+    defined = next(
+        (
+            node
+            for node in tree.body
+            if isinstance(node, ast.ClassDef)
+            and isinstance(func, ast.Name)
+            and node.name == func.id
+        ),
+        None,
+    )
+    return defined is not None and any(imported(base) for base in defined.bases)
 
 
 def _unwrapped(member: str) -> str:
