@@ -39,7 +39,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import time
 import venv
 from collections import Counter
@@ -64,6 +63,7 @@ from scripts.impact_model import (  # noqa: E402
     Run,
 )
 from scripts.impact_report import render_impact, render_typeshed  # noqa: E402
+from scripts.plugin_real_code import extract_sdist  # noqa: E402
 from typing_literalstring.analysis import sink_outcomes  # noqa: E402
 from typing_literalstring.analysis.findings import CheckResult, Finding  # noqa: E402
 from typing_literalstring.analysis.sink_looks import Look  # noqa: E402
@@ -124,14 +124,7 @@ def fetch(project: Project, into: Path) -> Path:
         if done.returncode != 0 or not archives():
             raise BuildError("sdist download failed: " + _last_error(done.stderr))
     (archive,) = archives()
-    with tarfile.open(archive) as sdist:
-        root = into / "src" / sdist.getnames()[0].split("/")[0]
-        if not root.exists():
-            if sys.version_info >= (3, 12):
-                sdist.extractall(into / "src", filter="data")
-            else:  # an sdist from PyPI; the extraction filter only exists from 3.12
-                sdist.extractall(into / "src")
-    return root
+    return extract_sdist(archive, into / "src")
 
 
 def _last_error(stderr: str) -> str:

@@ -91,13 +91,18 @@ def fetch_sdist(requirement: str, into: Path) -> Path:
             check=True,
         )  # fmt: skip
     (archive,) = archives()
+    return extract_sdist(archive, into / "src")
+
+
+def extract_sdist(archive: Path, into: Path) -> Path:
+    """The sdist's top folder, extracted into ``into`` unless it is there already."""
     with tarfile.open(archive) as sdist:
-        root = into / "src" / sdist.getnames()[0].split("/")[0]
+        root = into / sdist.getnames()[0].split("/")[0]
         if not root.exists():
             if sys.version_info >= (3, 12):
-                sdist.extractall(into / "src", filter="data")
+                sdist.extractall(into, filter="data")
             else:  # an sdist from PyPI; the extraction filter only exists from 3.12
-                sdist.extractall(into / "src")
+                sdist.extractall(into)
     return root
 
 
