@@ -238,7 +238,7 @@ def test_without_the_wrapper_inference_the_callers_pass(
     """The findings at the callers come from the inference alone: without it, the check of the
     same files reports none of them."""
 
-    def nothing(modules: object) -> dict[str, list[wrappers.Wrapper]]:
+    def nothing(modules: object, project: object = None) -> dict[str, list[wrappers.Wrapper]]:
         return {}
 
     monkeypatch.setattr(wrappers, "infer", nothing)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, Sequence, Tuple
 
-from typing_literalstring.analysis import callees, sink_looks, unverified, wrappers
+from typing_literalstring.analysis import callees, project_defs, sink_looks, unverified, wrappers
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
@@ -99,10 +99,13 @@ def may_need_probes(text: str) -> bool:
 
 def with_wrappers(
     paths: Iterable[Path], roots: Sequence[Path]
-) -> tuple[dict[str, Parsed], wrappers.Wrappers]:
+) -> tuple[dict[str, Parsed], wrappers.Wrappers, project_defs.Project]:
     """The files that need probes, parsed, and the project's own sink wrappers
     (``wrappers``): defined where a sink is called, then in the files that call a wrapper,
-    whose calls of them need probes too, until no file calls a new one."""
+    whose calls of them need probes too, until no file calls a new one.  And the project's
+    definitions (``project_defs``), which tell its own ``SQL`` or ``run`` from a sink."""
+    paths = list(paths)
+    project = project_defs.Project(paths, roots)
     texts: dict[Path, str] = {}
     for path in paths:
         try:
@@ -111,7 +114,7 @@ def with_wrappers(
             continue  # the parse reports it
     chosen = [p for p, text in texts.items() if may_need_probes(text)]
     parsed = parse_all(chosen, roots)[0]
-    found = wrappers.infer({p: e.tree for p, e in parsed.items()})
+    found = wrappers.infer({p: e.tree for p, e in parsed.items()}, project)
     for _ in range(4):
         names = set(found)
         more = [
@@ -122,8 +125,8 @@ def with_wrappers(
         if not more:
             break
         parsed.update(parse_all(more, roots)[0])
-        found = wrappers.infer({p: e.tree for p, e in parsed.items()})
-    return parsed, found
+        found = wrappers.infer({p: e.tree for p, e in parsed.items()}, project)
+    return parsed, found, project
 
 
 def shell_commands(calls: Iterable[ast.Call]) -> list[tuple[ast.Call, ast.expr]]:
@@ -175,11 +178,13 @@ def probed_copy(
     commands: bool = False,
     function: bool = False,
     wrapping: wrappers.Wrappers | None = None,
+    project: project_defs.Project | None = None,
 ) -> ProbedCopy | None:
     """The copy of one file with its probes, or None when it needs none.  ``commands``: reveal
     the command of each shell=True call; ``function``: reveal sink calls' parts with the probe
     module's function (mypy with our plugin), not with ``reveal_type``; ``wrapping``: the
-    project's own sink wrappers, whose calls are revealed too."""
+    project's own sink wrappers, whose calls are revealed too; ``project``: its definitions
+    (``project_defs``)."""
     calls = callees.Sites(tree).calls
     # A probe goes where the syntax tree places its node, so only where that is the node.
     unpacked = [
@@ -190,7 +195,8 @@ def probed_copy(
     shells = [s for s in argv_shell.find(tree, source) if _spans_itself(source, s.script)]
     revealed = [c for c in shell_commands(calls) if _spans_itself(source, c[1])] if commands else []
     tagged = unverified.prepared(source, tree)
-    looks = sink_looks.looks(tree, calls, tagged, wrapping)
+    own = project.callees(path, tree) if project is not None else None
+    looks = sink_looks.looks(tree, calls, tagged, wrapping, own)
     if not shells and not unpacked and not revealed and not looks:
         return None
     insertions = one_more_argument(source, unpacked)
@@ -364,6 +370,7 @@ def instrumented(
     commands: bool = False,
     function: bool = False,
     wrapping: wrappers.Wrappers | None = None,
+    project: project_defs.Project | None = None,
 ) -> dict[str, ProbedCopy]:
     """The copies with probes of the files that need them (path -> copy); ``commands``: with
     the shell commands revealed; ``function``, ``wrapping``: see ``probed_copy``."""
@@ -375,7 +382,7 @@ def instrumented(
             and not wrappers.calling(entry.read.text, wrapping or {})
         ):
             continue
-        copied = probed_copy(path, entry.source, entry.tree, commands, function, wrapping)
+        copied = probed_copy(path, entry.source, entry.tree, commands, function, wrapping, project)
         if copied is not None:
             newer = entry.read is not None and entry.read.needs is not None
             copies[path] = replace(copied, rewritten=newer)

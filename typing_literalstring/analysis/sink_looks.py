@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
 from typing_literalstring.analysis import own_sinks
+from typing_literalstring.analysis.project_defs import Callees, Foreign, Own
 from typing_literalstring.analysis.statements import all_nodes, imported_packages
 from typing_literalstring.analysis.unverified import (
     Instrumented,
@@ -26,7 +27,13 @@ from typing_literalstring.analysis.unverified import (
     origin_nodes,
     same_expression,
 )
-from typing_literalstring.analysis.wrappers import FAMILIES, TEXT_KEYWORDS, Wrapper, Wrappers
+from typing_literalstring.analysis.wrappers import (
+    FAMILIES,
+    TEXT_KEYWORDS,
+    Wrapper,
+    Wrappers,
+    is_defined_by,
+)
 from typing_literalstring.core.source_edits import byte_offsets, segment
 from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
 from typing_literalstring.specs.sinks import (
@@ -76,6 +83,10 @@ class Look:
     # `sinks.SINK_NAMES_IF_IMPORTED`): a sink call only where the callee is revealed to take
     # a LiteralString, never judged by its name (a DB-API `cursor.fetchmany(count)`).
     weak: bool = False
+    # Reached through an import of another package than the project's or a sink's
+    # (``project_defs.Foreign``: tblib's ``Traceback.from_string``): a sink only where the
+    # checker reveals a LiteralString parameter, never a finding by its name.
+    foreign: str = ""
 
 
 def text_argument(call: ast.Call, name: str) -> ast.expr | None:
@@ -135,9 +146,12 @@ def looks(
     calls: Iterable[ast.Call],
     instrumented: Instrumented,
     wrappers: Wrappers | None = None,
+    own: Callees | None = None,
 ) -> list[Look]:
     """The SQL, shell, template and markup calls among ``calls``, and the calls of the
-    project's own ``wrappers`` of them, with what to reveal."""
+    project's own ``wrappers`` of them, with what to reveal.  ``own``: what the calls name
+    in the project (``project_defs``): a call of the project's own function named like a
+    sink is judged as a call of a wrapper when that function is one, else not at all."""
     found: list[Look] = []
     decorators = {
         id(d)
@@ -163,8 +177,15 @@ def looks(
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
         name = callee_name(call.func)
-        if name not in names or names[name][0] not in FAMILIES:
-            look = _wrapper_look(call, (wrappers or {}).get(name or "", ()), instrumented)
+        candidates = (wrappers or {}).get(name or "", ())
+        sink = name in names and names[name][0] in FAMILIES
+        resolved = own.of(call) if own is not None and (sink or candidates) else None
+        if isinstance(resolved, Own):
+            candidates = [w for w in candidates if is_defined_by(w, resolved)]
+        elif isinstance(resolved, Foreign) and not sink:
+            candidates = []  # another package's function of a wrapper's name
+        if not sink or isinstance(resolved, Own):
+            look = _wrapper_look(call, candidates, instrumented)
             if look is not None:
                 found.append(
                     replace(
@@ -176,6 +197,7 @@ def looks(
             continue
         if name == "extra":
             continue  # Django's extra takes its SQL by keyword, in lists
+        assert name is not None
         rule, api = names[name]
         api = own_sinks.named_by_imports(name, api, imported)
         argument = text_argument(call, name)
@@ -211,6 +233,7 @@ def looks(
                     else None
                 ),
                 weak=weak,
+                foreign=resolved.package if isinstance(resolved, Foreign) else "",
             )
         )
     return found

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from typing_literalstring.analysis.own_sinks import named_by_imports
+from typing_literalstring.analysis.project_defs import Callees, Foreign, Own, Project, Resolved
 from typing_literalstring.analysis.statements import all_nodes, all_statements, imported_packages
 from typing_literalstring.analysis.unverified import Scope, binding_of, composition_parts, scopes_at
 from typing_literalstring.specs.sinks import (
@@ -78,6 +79,7 @@ class Wrapper:
     # proves that call literal (the function checked its parameter against literals), the
     # function is no wrapper after all.
     site: tuple[int, int] = (0, 0)
+    bases: tuple[str, ...] = ()  # the names of the bases of the class it is defined in
 
     @property
     def where(self) -> str:
@@ -133,6 +135,7 @@ class _Function:
     called: frozenset[str]  # every name its calls may call by (``_called_names``)
     sandboxes: bool = False  # its module imports Jinja2's sandbox module
     imported: frozenset[str] = frozenset()  # the packages its module imports, anywhere
+    callees: Callees | None = None  # what its module's calls name in the project
 
     @property
     def skipped(self) -> int:
@@ -156,15 +159,16 @@ class _Function:
 _FUNCTIONS: weakref.WeakKeyDictionary[ast.Module, list[_Function]] = weakref.WeakKeyDictionary()
 
 
-def _functions(path: str, tree: ast.Module) -> list[_Function]:
+def _functions(path: str, tree: ast.Module, project: Project | None) -> list[_Function]:
     """The module's functions that call anything, found once while the tree lives."""
     found = _FUNCTIONS.get(tree)
     if found is None:
-        found = _FUNCTIONS[tree] = list(_find_functions(path, tree))
+        callees = project.callees(path, tree) if project is not None else None
+        found = _FUNCTIONS[tree] = list(_find_functions(path, tree, callees))
     return found
 
 
-def _find_functions(path: str, tree: ast.Module) -> Iterator[_Function]:
+def _find_functions(path: str, tree: ast.Module, callees: Callees | None) -> Iterator[_Function]:
     scopes = scopes_at(tree)
     classes = {
         id(item): node
@@ -180,7 +184,7 @@ def _find_functions(path: str, tree: ast.Module) -> Iterator[_Function]:
             calls = tuple(owned[id(node)])
             cls = classes.get(id(node))
             called = _names_called(calls, cls)
-            yield _Function(node, cls, path, calls, scopes, called, sandboxes, imported)
+            yield _Function(node, cls, path, calls, scopes, called, sandboxes, imported, callees)
 
 
 def _calls_by_function(tree: ast.Module) -> dict[int, list[ast.Call]]:
@@ -227,10 +231,16 @@ def _names_called(calls: Sequence[ast.Call], cls: ast.ClassDef | None) -> frozen
 _SINKS = frozenset(n for n, (rule, _) in SINK_NAMES.items() if rule in FAMILIES)
 
 
-def infer(modules: Mapping[str, ast.Module]) -> dict[str, list[Wrapper]]:
+def infer(
+    modules: Mapping[str, ast.Module], project: Project | None = None
+) -> dict[str, list[Wrapper]]:
     """The wrappers the modules define, by the name they are called by.  Each round asks
-    only the functions that call a sink (the first) or a wrapper found in the round before."""
-    functions = [f for path, tree in sorted(modules.items()) for f in _functions(path, tree)]
+    only the functions that call a sink (the first) or a wrapper found in the round before.
+    ``project``: what the calls name in the checked project (``project_defs``), so that a
+    call of the project's own ``execute`` or ``SQL`` is no sink by its name."""
+    functions = [
+        f for path, tree in sorted(modules.items()) for f in _functions(path, tree, project)
+    ]
     found: dict[str, list[Wrapper]] = {}
     seen: set[tuple[str, str, int]] = set()
     new_names: frozenset[str] = _SINKS
@@ -324,7 +334,22 @@ def _wrappers_of(function: _Function, known: Wrappers) -> Iterator[Wrapper]:
                     shell_default,
                     function.cls.name if function.cls is not None else "",
                     (call.lineno, call.col_offset + 1),
+                    _base_names(function.cls),
                 )
+
+
+def _base_names(cls: ast.ClassDef | None) -> tuple[str, ...]:
+    if cls is None:
+        return ()
+    return tuple(n for n in (callee_name(b) for b in cls.bases) if n is not None)
+
+
+def is_defined_by(wrapper: Wrapper, resolved: Own) -> bool:
+    """Whether the wrapper is the project's definition a call names, or overrides it in a
+    direct subclass (a method called on ``self`` may be a subclass's)."""
+    if resolved.holds(wrapper.path, wrapper.line):
+        return True
+    return bool(resolved.owner) and resolved.owner in wrapper.bases
 
 
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
@@ -386,10 +411,14 @@ def _targets(
         bases = frozenset(
             n for n in (callee_name(b) for b in (cls.bases if cls else [])) if n is not None
         )
+    resolved: Resolved = None
+    if function.callees is not None and any(n in SINK_NAMES or n in known for n in names):
+        resolved = function.callees.of(call)
     for name in names:
         shown = _shown(call) if name == callee_name(call.func) else name
         if (
-            name in SINK_NAMES
+            resolved is None
+            and name in SINK_NAMES
             and SINK_NAMES[name][0] in FAMILIES
             and name != "extra"
             and not _on_a_sandbox(call, function)
@@ -408,6 +437,10 @@ def _targets(
         for wrapper in known.get(name, ()):
             if wrapper.method and not isinstance(call.func, ast.Attribute):
                 continue
+            if isinstance(resolved, Foreign) or (
+                isinstance(resolved, Own) and not is_defined_by(wrapper, resolved)
+            ):
+                continue  # another function of the wrapper's name
             if bases is not None and wrapper.owner not in bases:
                 continue
             argument: ast.expr | tuple[str, int] | None = None
@@ -563,4 +596,5 @@ __all__ = [
     "calling",
     "imports_a_sandbox",
     "infer",
+    "is_defined_by",
 ]

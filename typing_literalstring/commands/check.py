@@ -199,10 +199,10 @@ def run_check(
         roots, host_grammar = search, isinstance(checker, Mypy)
         commands = not checker.lists_argument_types  # reveal shell commands too
         # The files with sink calls, and with calls of the project's own sink wrappers.
-        candidates, wrapping = probes.with_wrappers(found.values(), roots)
+        candidates, wrapping, project = probes.with_wrappers(found.values(), roots)
         # mypy writes LiteralString as str in reveal_type: our plugin reveals sink calls' parts.
         function = isinstance(checker, MypyPlugin)
-        probed = probes.instrumented(candidates, commands, function, wrapping)
+        probed = probes.instrumented(candidates, commands, function, wrapping, project)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         progress(f"running {checker.name} on {len(found)} file{'s' if len(found) != 1 else ''}")
         read = [0]  # how many files are parsed: counted by the parsing thread

@@ -1,0 +1,478 @@
+"""Which of the checked project's own functions and classes a call names, read on the trees.
+
+Sinks are matched by name (``execute``, ``SQL``, ``Template``, ``run``, ``from_string``), and
+projects define functions of those names: peewee's ``class SQL(ColumnBase)``, beets' path
+``Template``, celery's ``Task.run``, psycopg's ``Xid.from_string``, a test class's own
+``_call`` helper.  Such a call reaches a library's sink only if the project's definition does,
+which is the wrapper inference's question (``wrappers``); judged by its name instead, it made
+65 of the impact report's 75 wrong findings.  A callee is the project's own (``Own``) when the
+call names, with nothing dynamic between:
+
+- a function or class its module defines, or imports from a checked module that defines it
+  (``from ._tpc import Xid``, ``from peewee import *``, through re-imports);
+- an attribute of such a class (``Xid.from_string``) or of such a module
+  (``functemplate.template``), defined in the class or in one of its project bases;
+- ``self.name(...)`` or ``cls.name(...)`` in a method of a class that defines ``name``, or
+  whose project bases do.
+
+A callee reached through an import of another package (``tblib.Traceback.from_string``) is
+``Foreign``: named like a sink, but that package's.  Anything else (a receiver whose class is
+not in view, a name assigned at run time) is not decided here and stays judged by its name.
+Nothing is imported or run: the modules are only read and parsed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence, Union
+
+from typing_literalstring.analysis.own_sinks import tightened_parameters
+from typing_literalstring.analysis.statements import all_statements, imported_packages
+from typing_literalstring.core.project import module_name
+from typing_literalstring.specs.sinks import SINK_NAMES
+
+# How deep re-imports and base classes are followed.
+_DEPTH = 6
+# The packages that provide a family's sinks, the drivers of SQL among them: a module that
+# imports none may still call one on an object it is given, but not on one its own instances
+# hold where it defines a method of that name (``Callees._held_by_the_instance``).
+_SQL_DRIVERS = """sqlite3 psycopg2 psycopg pymysql MySQLdb mysql aiosqlite asyncpg sqlalchemy
+django peewee pony databases duckdb pyodbc oracledb cx_Oracle pymssql aiomysql aiopg sqlmodel
+sqlite_utils records dataset tortoise clickhouse_driver trino"""
+_PROVIDERS = {
+    "SQL": frozenset(_SQL_DRIVERS.split()),
+    "shell": frozenset(("subprocess", "os", "asyncio", "paramiko", "invoke", "fabric")),
+    "template": frozenset(("jinja2", "django", "flask", "mako", "tornado")),
+    "markup": frozenset(("markupsafe", "django", "flask", "jinja2")),
+}
+# The packages whose functions are our sinks, or hold them (psycopg 3 types its own with
+# LiteralString; MySQL Connector's cursors are "a driver's cursor"): a callee imported from
+# one of them is judged as a sink, never as another package's function of that name.
+SINK_PACKAGES = frozenset(
+    (
+        *(t.module.split(".")[0] for t in tightened_parameters()),
+        *(api.split()[0].split(".")[0] for _, api in SINK_NAMES.values()),
+        "psycopg",
+        "mysql",
+        "posix",
+    )
+)
+
+
+@dataclass(frozen=True)
+class Own:
+    """A definition in a checked file: a function, or a class (called, its constructor)."""
+
+    path: str  # resolved, as the wrapper inference names its files
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    owner: str = ""  # the class a method is defined in
+
+    def holds(self, path: str, line: int) -> bool:
+        """Whether a function defined at ``path``:``line`` is this definition (or, for a
+        class, one of its methods: its ``__init__``)."""
+        last = self.node.end_lineno or self.node.lineno
+        return path == self.path and self.node.lineno <= line <= last
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """A callee reached through an import of another package than the project's."""
+
+    package: str
+
+
+Resolved = Union[Own, Foreign, None]
+_Def = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]
+_Scope = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]
+
+
+@dataclass(frozen=True)
+class _From:
+    """A name bound by ``from module import name``."""
+
+    statement: ast.ImportFrom
+    alias: ast.alias
+
+
+@dataclass(frozen=True)
+class _Module:
+    name: str
+    path: str
+    tree: ast.Module
+    is_package: bool
+
+
+class Project:
+    """The checked files by module name, parsed when a call needs them."""
+
+    def __init__(self, files: Iterable[Path], roots: Sequence[Path]) -> None:
+        self._files: dict[str, Path] = {}
+        self._names: dict[str, str] = {}  # resolved path -> module name
+        for path in files:
+            name = module_name(path, roots)
+            if name is not None:
+                self._files.setdefault(name, path)
+                self._names[str(path.resolve())] = name
+        self._parsed: dict[str, _Module | None] = {}
+
+    def add(self, path: str, tree: ast.Module) -> None:
+        """A file already parsed (by the probes): not read again."""
+        name = self._names.get(path)
+        if name is not None and name not in self._parsed:
+            self._parsed[name] = _Module(name, path, tree, Path(path).name == "__init__.py")
+
+    def module(self, name: str) -> _Module | None:
+        if name not in self._parsed:
+            self._parsed[name] = self._parse(name)
+        return self._parsed[name]
+
+    def _parse(self, name: str) -> _Module | None:
+        path = self._files.get(name)
+        if path is None:
+            return None
+        try:
+            tree = ast.parse(path.read_bytes(), str(path))
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            return None  # unreadable, or a newer grammar: undecided, judged by name
+        return _Module(name, str(path.resolve()), tree, path.name == "__init__.py")
+
+    def defining(self, path: str) -> _Module | None:
+        """The parsed module of a resolved path."""
+        name = self._names.get(path)
+        return self.module(name) if name is not None else None
+
+    def is_project(self, module: str) -> bool:
+        return any(m == module or m.startswith(module + ".") for m in self._files)
+
+    def callees(self, path: str, tree: ast.Module) -> Callees:
+        """The resolver of one file's calls."""
+        self.add(path, tree)
+        name = self._names.get(path)
+        here = self.module(name) if name is not None else None
+        if here is None or here.tree is not tree:
+            here = _Module(name or "", path, tree, Path(path).name == "__init__.py")
+        return Callees(self, here)
+
+
+class Callees:
+    """What one file's calls name (see the module's docstring)."""
+
+    def __init__(self, project: Project, module: _Module) -> None:
+        self._project = project
+        self._module = module
+        self._stacks: dict[int, tuple[ast.AST, ...]] | None = None
+
+    def of(self, call: ast.Call) -> Resolved:
+        """The project's definition ``call`` names, another package's function, or None when
+        undecided."""
+        found = self._of(call)
+        if isinstance(found, Foreign) and found.package in SINK_PACKAGES:
+            return None
+        return found
+
+    def _of(self, call: ast.Call) -> Resolved:
+        func = call.func
+        stack = self._stack(call)
+        if isinstance(func, ast.Name):
+            found = self._name(self._module, func.id, stack, 0)
+            return None if isinstance(found, _Module) else found
+        dotted = _dotted(func)
+        if dotted is None:
+            return self._held_by_the_instance(func, stack)
+        head, *rest = dotted
+        if head in ("self", "cls") and len(rest) == 1:
+            cls = _enclosing_class(stack)
+            if cls is None:
+                return None
+            return self._member(self._module, cls, rest[0], 0)
+        if head in ("self", "cls"):
+            return self._held_by_the_instance(func, stack)
+        found = self._name(self._module, head, stack, 0)
+        return self._attributes(found, rest, 0)
+
+    def _held_by_the_instance(self, func: ast.expr, stack: Sequence[ast.AST]) -> Resolved:
+        """``self.cache[name].execute(...)``: a method of an object the instance holds, which
+        the checker cannot type, where the module defines one method of that name and imports
+        no package that provides such a sink: the module's own (bottle 0.13.5's
+        ``SimpleTemplate.execute``, its templates kept in ``self.cache``).  Not inside a
+        function of that very name, which delegates to the held object (``def execute(self,
+        sql): return self.conn.execute(sql)``)."""
+        if not isinstance(func, ast.Attribute) or not _rooted_at_the_instance(func.value):
+            return None
+        name = func.attr
+        if any(
+            isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name for s in stack
+        ):
+            return None
+        family = SINK_NAMES[name][0].family if name in SINK_NAMES else ""
+        if imported_packages(self._module.tree) & _PROVIDERS.get(family, SINK_PACKAGES):
+            return None
+        defined = [
+            Own(self._module.path, item, node.name)
+            for node in all_statements(self._module.tree)
+            if isinstance(node, ast.ClassDef)
+            for item in node.body
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name
+        ]
+        return defined[0] if len(defined) == 1 else None  # two: which one is not known
+
+    def _stack(self, call: ast.Call) -> tuple[ast.AST, ...]:
+        """The functions and classes around ``call``, outermost first."""
+        if self._stacks is None:
+            self._stacks = {}
+            self._walk(self._module.tree, ())
+        return self._stacks.get(id(call), ())
+
+    def _walk(self, node: ast.AST, stack: tuple[ast.AST, ...]) -> None:
+        assert self._stacks is not None
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Call):
+                self._stacks[id(child)] = stack
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._walk(child, (*stack, child))
+            else:
+                self._walk(child, stack)
+
+    def _name(
+        self, module: _Module, name: str, stack: Sequence[ast.AST], depth: int
+    ) -> Resolved | _Module:
+        """What ``name`` is bound to where the call is: the enclosing functions' bindings
+        first (not a class body's), then the module's."""
+        if depth > _DEPTH:
+            return None
+        for scope in reversed(stack):
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if name in _parameters(scope):
+                    return None
+                bindings = list(_bindings(scope, name))
+                if bindings:
+                    return self._one(module, bindings, depth)
+        bindings = list(_bindings(module.tree, name))
+        if bindings:
+            return self._one(module, bindings, depth)
+        for star in _stars(module.tree):
+            target = self._import_base(module, star)
+            found = self._project.module(target) if target else None
+            if found is None:
+                return None  # maybe the other package's: undecided
+            resolved = self._name(found, name, (), depth + 1)
+            if resolved is not None:
+                return resolved
+        return None
+
+    def _one(
+        self, module: _Module, bindings: Sequence[ast.AST | _From], depth: int
+    ) -> Resolved | _Module:
+        """The binding's meaning when every binding of the name agrees: all definitions of
+        the project, or all imports of one other package."""
+        found = [self._binding(module, b, depth) for b in bindings]
+        if all(isinstance(f, Own) for f in found):
+            return found[0]
+        if all(isinstance(f, _Module) for f in found):
+            return found[0]
+        packages = {f.package for f in found if isinstance(f, Foreign)}
+        if len(packages) == 1 and all(isinstance(f, Foreign) for f in found):
+            return found[0]
+        return None
+
+    def _binding(self, module: _Module, node: ast.AST | _From, depth: int) -> Resolved | _Module:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return Own(module.path, node)
+        if isinstance(node, ast.alias):  # `import a.b as c`, or `import a` binding a
+            return self._imported_module(node.name if node.asname else node.name.split(".")[0])
+        if isinstance(node, _From):
+            return self._from(module, node.statement, node.alias, depth)
+        return None  # assigned: a value of the run
+
+    def _imported_module(self, name: str) -> Resolved | _Module:
+        found = self._project.module(name)
+        if found is not None:
+            return found
+        return None if self._project.is_project(name) else Foreign(name.split(".")[0])
+
+    def _from(
+        self, module: _Module, statement: ast.ImportFrom, alias: ast.alias, depth: int
+    ) -> Resolved | _Module:
+        base = self._import_base(module, statement)
+        if base is None:
+            return None
+        source = self._project.module(base)
+        if source is None:
+            if self._project.is_project(base):
+                return self._project.module(f"{base}.{alias.name}")  # a submodule, or unread
+            return Foreign(base.split(".")[0]) if not statement.level else None
+        resolved = self._name(source, alias.name, (), depth + 1)
+        if resolved is None:
+            return self._project.module(f"{base}.{alias.name}")
+        return resolved
+
+    def _import_base(self, module: _Module, statement: ast.ImportFrom) -> str | None:
+        if not statement.level:
+            return statement.module
+        parts = module.name.split(".") if module.name else []
+        if not module.is_package:
+            parts = parts[:-1]
+        if statement.level > 1:
+            parts = parts[: len(parts) - (statement.level - 1)]
+        if not parts and not statement.module:
+            return None
+        return ".".join([*parts, *([statement.module] if statement.module else [])])
+
+    def _attributes(self, found: Resolved | _Module, rest: Sequence[str], depth: int) -> Resolved:
+        """``found.a.b``: through the project's modules (and their submodules) and classes."""
+        for index, attribute in enumerate(rest):
+            if found is None or isinstance(found, Foreign):
+                return found
+            if isinstance(found, _Module):
+                inner = self._name(found, attribute, (), depth + 1)
+                found = (
+                    inner
+                    if inner is not None
+                    else self._project.module(f"{found.name}.{attribute}")
+                )
+                continue
+            if isinstance(found.node, ast.ClassDef) and index == len(rest) - 1:
+                module = self._project.defining(found.path)
+                if module is None:
+                    return None
+                return self._member(module, found.node, attribute, depth + 1)
+            return None  # an attribute of a function, or a nested class's member
+        return None if isinstance(found, _Module) else found
+
+    def _member(self, module: _Module, cls: ast.ClassDef, name: str, depth: int) -> Resolved:
+        """``name`` in ``cls`` or its project bases (method resolution order, roughly)."""
+        if depth > _DEPTH:
+            return None
+        for item in cls.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
+                return Own(module.path, item, cls.name)
+            if _assigns(item, name):
+                return None  # `run = something`: a value
+        for base in cls.bases:
+            dotted = _dotted(base)
+            if dotted is None:
+                return None
+            head, *rest = dotted
+            found = self._attributes(self._name(module, head, (), depth + 1), rest, depth + 1)
+            if not isinstance(found, Own) or not isinstance(found.node, ast.ClassDef):
+                return None  # a base out of view may define it
+            base_module = self._project.defining(found.path)
+            if base_module is None:
+                return None
+            member = self._member(base_module, found.node, name, depth + 1)
+            if member is not None:
+                return member
+        return None
+
+
+def _dotted(node: ast.expr) -> list[str] | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return [node.id, *reversed(parts)]
+    return None
+
+
+def _rooted_at_the_instance(node: ast.expr) -> bool:
+    """Whether ``node`` is reached from ``self`` or ``cls`` through attributes and items."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+def _enclosing_class(stack: Sequence[ast.AST]) -> ast.ClassDef | None:
+    """The class of the method the call is in (a function nested in the method sees its
+    ``self``)."""
+    for outer, inner in zip(reversed(stack[:-1]), reversed(stack[1:])):
+        if isinstance(outer, ast.ClassDef) and isinstance(
+            inner, (ast.FunctionDef, ast.AsyncFunctionDef)
+        ):
+            return outer
+    return None
+
+
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    arguments = function.args
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    names.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
+    return names
+
+
+def _own_statements(scope: _Scope) -> Iterator[ast.stmt]:
+    """A scope's statements, into its blocks but not into the functions and classes it
+    defines."""
+    blocks: list[list[ast.stmt]] = [scope.body]
+    while blocks:
+        for node in blocks.pop():
+            yield node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for field in ("body", "orelse", "finalbody"):
+                block: object = getattr(node, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    blocks.append(block)  # pyright: ignore[reportUnknownArgumentType]
+            for inner in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
+                blocks.append(inner.body)
+
+
+def _bindings(scope: _Scope, name: str) -> Iterator[ast.AST | _From]:
+    """The statements binding ``name`` in ``scope``: definitions, imports (an ``alias`` for
+    ``import``, ``(statement, alias)`` for ``from``), and any other binding as itself."""
+    for node in _own_statements(scope):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name == name:
+                yield node
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if (alias.asname or alias.name.split(".")[0]) == name:
+                    yield alias
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name != "*" and (alias.asname or alias.name) == name:
+                    yield _From(node, alias)
+        elif _assigns(node, name):
+            yield node
+
+
+def _assigns(node: ast.AST, name: str) -> bool:
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif (
+        isinstance(node, (ast.AnnAssign, ast.AugAssign))
+        and (not isinstance(node, ast.AnnAssign) or node.value is not None)
+    ) or isinstance(node, (ast.For, ast.AsyncFor)):
+        targets = [node.target]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+    if (
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Constant)
+        and node.value.value is None
+    ):
+        return False  # `tblib = None` when the import failed: nothing to call
+    return any(name in _target_names(t) for t in targets)
+
+
+def _target_names(target: ast.expr) -> Iterator[str]:
+    """The names an assignment target binds (not ``Xid.__module__``'s ``Xid``)."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for item in target.elts:
+            yield from _target_names(item)
+    elif isinstance(target, ast.Starred):
+        yield from _target_names(target.value)
+
+
+def _stars(tree: ast.Module) -> Iterator[ast.ImportFrom]:
+    for node in _own_statements(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            yield node
+
+
+__all__ = ["Callees", "Foreign", "Own", "Project", "Resolved"]
