@@ -170,6 +170,10 @@ class Callees:
         found = self._of(call)
         if isinstance(found, Foreign) and found.package in SINK_PACKAGES:
             return None
+        if isinstance(found, Own) and isinstance(found.node, ast.ClassDef):
+            defining = self._defining(found.path)
+            if defining is None or self._extends_a_sink(defining, found.node, 0):
+                return None  # Jinja2 3.0's `class Markup(markupsafe.Markup)`: as its base
         return found
 
     def _of(self, call: ast.Call) -> Resolved:
@@ -286,6 +290,29 @@ class Callees:
             return self._from(module, node.statement, node.alias, depth)
         return None  # assigned: a value of the run
 
+    def _defining(self, path: str) -> _Module | None:
+        """The parsed module of a definition: this file's own, else the project's."""
+        return self._module if path == self._module.path else self._project.defining(path)
+
+    def _extends_a_sink(self, module: _Module, cls: ast.ClassDef, depth: int) -> bool:
+        """Whether a base of ``cls``, or of its project bases, is a class of a package whose
+        sinks we judge: its constructor may be the tightened one."""
+        if depth > _DEPTH:
+            return False
+        for base in cls.bases:
+            dotted = _dotted(base)
+            if dotted is None:
+                continue
+            head, *rest = dotted
+            found = self._attributes(self._name(module, head, (), depth + 1), rest, depth + 1)
+            if isinstance(found, Foreign) and found.package in SINK_PACKAGES:
+                return True
+            if isinstance(found, Own) and isinstance(found.node, ast.ClassDef):
+                defining = self._defining(found.path)
+                if defining is not None and self._extends_a_sink(defining, found.node, depth + 1):
+                    return True
+        return False
+
     def _imported_module(self, name: str) -> Resolved | _Module:
         found = self._project.module(name)
         if found is not None:
@@ -334,7 +361,7 @@ class Callees:
                 )
                 continue
             if isinstance(found.node, ast.ClassDef) and index == len(rest) - 1:
-                module = self._project.defining(found.path)
+                module = self._defining(found.path)
                 if module is None:
                     return None
                 return self._member(module, found.node, attribute, depth + 1)
@@ -358,7 +385,7 @@ class Callees:
             found = self._attributes(self._name(module, head, (), depth + 1), rest, depth + 1)
             if not isinstance(found, Own) or not isinstance(found.node, ast.ClassDef):
                 return None  # a base out of view may define it
-            base_module = self._project.defining(found.path)
+            base_module = self._defining(found.path)
             if base_module is None:
                 return None
             member = self._member(base_module, found.node, name, depth + 1)
