@@ -350,3 +350,37 @@ def test_a_call_under_the_checkers_own_ignore_comment_is_not_proven(
         (5, "checker-ignore"),
         (6, "checker-ignore"),
     }
+
+
+# pgcli 4.7.1 (pgexecute.py:907): a psycopg query object, composed with its quoted identifier,
+# on the cursor of a connection kept untyped: the checker cannot see the sink, but no text
+# reaches it.  The str formatted the same way beside it stays an LS904.
+QUERY_OBJECT = """\
+import psycopg
+import psycopg.sql
+
+
+class PGExecute:
+    def __init__(self, conn):
+        self.conn = conn
+
+    def set_timezone(self, timezone: str):
+        query = psycopg.sql.SQL("set time zone {}").format(psycopg.sql.Identifier(timezone))
+        with self.conn.cursor() as cur:
+            cur.execute(query)
+
+    def set_role(self, role: str):
+        query = "set role {}".format(role)
+        with self.conn.cursor() as cur:
+            cur.execute(query)
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_query_object_at_an_unknown_receiver_is_no_text(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "app.py").write_text(QUERY_OBJECT, encoding="utf-8")
+    document = _check(name, tmp_path, capsys)
+    assert [(f["line"], f["rule"]) for f in document["findings"]] == [(17, "LS904")]
+    assert document["sink_calls"]["total"] == 2  # the psycopg.sql.SQL call, and line 17

@@ -174,6 +174,12 @@ def outcomes(
             out.proven += 1
             out.proven_at.append((call.lineno, call.col_offset + 1))
             continue
+        if receiver != "sink" and _no_text(look, instrumented):
+            # A query object the checker cannot see the sink of, passed as it is (pgcli's
+            # `cur.execute(sql.SQL("set time zone {}").format(sql.Identifier(tz)))` on an
+            # untyped connection's cursor): no text reaches it, whatever it formats.
+            out.calls -= 1
+            continue
         if look.foreign and receiver != "sink":
             # Another package's function of a sink's name (tblib's Traceback.from_string):
             # what it does with the text is not ours to know, so never a finding by name.
@@ -214,6 +220,15 @@ _ESCAPES = frozenset(("escape", "conditional_escape", "escape_silent", "format_h
 _KEEPS_ESCAPED = frozenset(
     ("split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "lower", "upper")
 )
+
+
+def _no_text(look: Look, instrumented: Instrumented) -> bool:
+    """Whether the call's argument, passed as a name or value, is revealed to be no string:
+    a psycopg ``Composed``, a SQLAlchemy ``TextClause``."""
+    if look.argument not in look.parts:
+        return False
+    revealed = instrumented.type_of(look.argument)
+    return revealed is not None and not _may_be_text(revealed)
 
 
 def _no_sink_after_all(look: Look, instrumented: Instrumented) -> bool:
