@@ -24,6 +24,7 @@ from typing_literalstring.analysis import (
 )
 from typing_literalstring.analysis.classify import Stdlib
 from typing_literalstring.analysis.literal_errors import (
+    callee_in,
     is_about_literal_string,
     is_no_matching_overload,
     names_a_str_method,
@@ -45,6 +46,7 @@ from typing_literalstring.core.project import (
 from typing_literalstring.specs.sinks import (
     SinkCall,
 )
+from typing_literalstring.specs.typeshed_literals import literal_preserving_parameters
 
 
 def judge(
@@ -83,7 +85,15 @@ def judge(
         stock = runs.run(at_sinks, "untightened", search, untightened(), stock=True)
         # The stock stubs word a base error otherwise (`_CMD`, not our LiteralString).
         from_stubs |= stub_errors(tightened, stock, at_sinks) - base
+    kept = _literal_string_names(parsed)
     about = about_literal_strings(run, tightened, from_stubs, checker.name) - base
+    # typeshed's own LiteralString overloads (str.join, os.path.join) beside one for any str:
+    # the plain checker reports these errors too, and no literal would make them pass.
+    about -= {
+        error_key(d)
+        for d in tightened
+        if error_key(d) in about and typesheds_own(d, tightened, stdlib.typeshed, kept)
+    }
     # An error our stubs caused at a call not named like a sink (a specification's method
     # called where its package is not imported) is a LiteralString refused all the same when
     # it says so: a finding, never one of the "other errors".  Our stubs' other errors (a
@@ -105,6 +115,7 @@ def judge(
         and not names_a_str_method(d)
         and not names_an_operator(d)
         and not fails_for_another_reason(d, tightened)
+        and not typesheds_own(d, tightened, stdlib.typeshed, kept)
     ]
     if unsure and checker.reveals_overload_callees:
         progress(
@@ -142,7 +153,7 @@ def about_literal_strings(
 # argument, at the argument: `... cannot be assigned to parameter "iterable" of type
 # "Iterable[str]" in function "join"`.
 _CLOSEST_REFUSAL = re.compile(
-    r'to parameter "\w+" of type "(?P<type>[^"]*)" in function "(?P<f>\w+)"'
+    r'to parameter "(?P<p>\w+)" of type "(?P<type>[^"]*)" in function "(?P<f>\w+)"'
 )
 
 
@@ -170,6 +181,70 @@ def fails_for_another_reason(overload: Diagnostic, errors: list[Diagnostic]) -> 
         ):
             return True
     return False
+
+
+def _literal_string_names(parsed: dict[str, Parsed]) -> frozenset[str]:
+    """The names an error's callee may have that make it no typeshed function of ours to
+    judge: the checked files' own functions taking LiteralString, and every function our
+    specifications tighten (standard library and third-party)."""
+    names: set[str] = set()
+    for entry in parsed.values():
+        names |= own_sinks.literal_string_functions(entry.tree, entry.source)
+    for tightened in own_sinks.tightened_parameters():
+        names |= {tightened.function, tightened.called_as}
+    return frozenset(names)
+
+
+# The callee a "no overload matches" names: pyright's `No overloads for "join"`, mypy's and
+# zuban's `No overload variant of "join" of "str"`, ty's ``No overload of bound method
+# `str.join` ``, pyrefly's ``No matching overload found for function `posixpath.join` ``.
+_NO_OVERLOAD_OF = re.compile(
+    r"No (?:overloads for|overload variant of|overload of (?:function|bound method|constructor)"
+    r"|matching overload found for function) [\"`](?:[\w.]*\.)?(?P<f>\w+)[\"`]"
+)
+
+
+def _callee_and_parameter(d: Diagnostic, errors: list[Diagnostic]) -> tuple[str, str] | None:
+    """The bare name of the function an error is about, and the parameter it names ("" when
+    unnamed): for a "no overload matches", the one pyright's closest overload refused at the
+    same line (`parameter "paths" of type "BytesPath" in function "join"`)."""
+    overload = _NO_OVERLOAD_OF.search(d.message.split("\n")[0])
+    if overload is not None:
+        function = overload["f"]
+        refused = (
+            _CLOSEST_REFUSAL.search(other.message)
+            for other in errors
+            if other is not d and other.path == d.path and other.line == d.line
+        )
+        parameter = next((r["p"] for r in refused if r is not None and r["f"] == function), "")
+        return function, parameter
+    callee = callee_in((d.message,))
+    if callee is None or not callee.function:
+        return None
+    parameter = "" if callee.parameter.startswith("argument ") else callee.parameter
+    return callee.function.rpartition(".")[2], parameter
+
+
+def typesheds_own(
+    d: Diagnostic, errors: list[Diagnostic], typeshed: Path, kept: frozenset[str]
+) -> bool:
+    """Whether the error is about a function typeshed itself gives a LiteralString overload
+    beside one for any ``str`` (``str.join``, ``os.path.join``, PEP 675 Appendix C), at the
+    parameter that overload takes LiteralString for, while neither the checked files nor our
+    specifications give a function of that name a LiteralString parameter (``kept``).
+
+    The plain checker, on its own stubs, reports these errors too (pyright reports
+    `"".join(xs)` against the LiteralString overload when `xs` comes from an unannotated
+    function of another module: web.py 0.76; and "no overloads" for a `None` given to
+    `os.path.join` reached through `certbot.compat.os` or to `posixpath.join` held in an
+    attribute: certbot 5.8.0, pelican 4.12.0), and no literal would make them pass: the
+    project's other errors, wherever the callee comes from."""
+    named = _callee_and_parameter(d, errors)
+    if named is None or named[0] in kept:
+        return False
+    function, parameter = named
+    preserving = literal_preserving_parameters(typeshed).get(function)
+    return preserving is not None and (not parameter or parameter in preserving)
 
 
 def revealed_literal_callees(

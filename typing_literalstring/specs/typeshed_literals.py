@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 from pathlib import Path
+from typing import Mapping
 
 _FunctionDef = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -27,9 +28,18 @@ def _stub(stdlib: Path, module: str) -> Path | None:
 
 def takes_literal_string(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a parameter of the definition is annotated with LiteralString."""
+    return bool(literal_string_parameters(node))
+
+
+def literal_string_parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names of the definition's parameters annotated with LiteralString (``self`` too, as
+    str's methods annotate it)."""
     arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
-    return any(
-        a.annotation is not None and "LiteralString" in ast.dump(a.annotation) for a in arguments
+    arguments += [a for a in (node.args.vararg, node.args.kwarg) if a is not None]
+    return frozenset(
+        a.arg
+        for a in arguments
+        if a.annotation is not None and "LiteralString" in ast.dump(a.annotation)
     )
 
 
@@ -63,3 +73,45 @@ def requires_literal_string(base_typeshed: Path, qualified: str) -> bool:
         if stub is not None:
             return ".".join(parts[split:]) in _literal_only(stub)
     return False
+
+
+def _definitions(tree: ast.Module) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """A stub's functions and methods by their qualified name in it (``f``, ``Class.method``),
+    every overload and version branch."""
+    found: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, _FunctionDef) and node.col_offset == 0:
+            found.setdefault(node.name, []).append(node)
+        elif isinstance(node, ast.ClassDef):
+            for item in ast.walk(node):
+                if isinstance(item, _FunctionDef):
+                    found.setdefault(f"{node.name}.{item.name}", []).append(item)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def literal_preserving_parameters(base_typeshed: Path) -> Mapping[str, frozenset[str]]:
+    """By the bare name a checker's message gives a function (``join``), the parameters that
+    typeshed's literal-preserving definitions of that name annotate with LiteralString.
+
+    A literal-preserving function (``str.join``, ``posixpath.join``) has a LiteralString
+    overload beside one that takes any ``str``: an error there is never a literal refused, and
+    the plain checker reports it as well (pyright reports a call against the LiteralString
+    overload when an argument's type is partly unknown, or "no overloads" for a ``None``).  A
+    name that also belongs to a contract (every definition takes LiteralString, as
+    ``warnings.deprecated``'s ``__init__``) is left out: an error there may be a real one."""
+    stdlib = base_typeshed / "stdlib"
+    parameters: dict[str, set[str]] = {}
+    contracts: set[str] = set()
+    for stub in sorted(stdlib.rglob("*.pyi")):
+        text = stub.read_text(encoding="utf-8")
+        if "LiteralString" not in text:
+            continue
+        for qualified, nodes in _definitions(ast.parse(text, filename=str(stub))).items():
+            taking = [literal_string_parameters(n) for n in nodes]
+            name = qualified.rpartition(".")[2]
+            if all(taking):
+                contracts.add(name)
+            elif any(taking):
+                parameters.setdefault(name, set()).update(*taking)
+    return {name: frozenset(p) for name, p in parameters.items() if name not in contracts}
