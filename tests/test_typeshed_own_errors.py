@@ -152,3 +152,48 @@ def test_a_literal_string_of_the_project_or_of_our_stubs_stays_a_finding(
     status, document = check_project(name, tmp_path, {"app.py": KEPT}, capsys)
     assert found_rules(document) == marked_rules(KEPT)
     assert status == EXIT_FINDINGS
+
+
+# psycopg 3.3.9, psycopg/sql.py:260: psycopg declares `pre: LiteralString` and walks
+# string.Formatter.parse over its own LiteralString template.  typeshed types parse with
+# StrOrLiteralStr (literal-preserving), yet pyright solves it to str even for a literal
+# argument, and our mypy plugin follows: the plain checker reports it on its own stubs, and the
+# text is literal.  The same walk over a str the caller gave stays a finding, as does any
+# other str assigned to a name declared LiteralString.
+PSYCOPG_SQL = """\
+import string
+from typing_extensions import LiteralString
+
+
+class SQL:
+    _obj: LiteralString
+    _formatter = string.Formatter()
+
+    def __init__(self, obj: LiteralString) -> None:
+        self._obj = obj
+
+    def format(self) -> list[LiteralString]:
+        rv: list[LiteralString] = []
+        pre: LiteralString
+        for pre, name, spec, conv in self._formatter.parse(self._obj):
+            rv.append(pre)
+        return rv
+
+    def parse_users(self, user: str) -> None:
+        pre: LiteralString
+        for pre, name, spec, conv in self._formatter.parse(user):  # LS001
+            pass
+
+    def declared(self, user: str) -> None:
+        text: LiteralString = user  # LS001
+        replaced: LiteralString = user.replace("a", "b")  # LS001
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_literal_walked_by_formatter_parse_into_a_declared_name_is_no_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = check_project(name, tmp_path, {"sql.py": PSYCOPG_SQL}, capsys, "--show-other")
+    assert found_rules(document) == marked_rules(PSYCOPG_SQL)
+    assert 15 in {o["line"] for o in document["other"]}

@@ -36,7 +36,10 @@ from typing_literalstring.specs.sinks import (
     SinkCall,
     qualified_api,
 )
-from typing_literalstring.specs.typeshed_literals import requires_literal_string
+from typing_literalstring.specs.typeshed_literals import (
+    literal_preserving_parameters,
+    requires_literal_string,
+)
 
 
 def _stub_finding(call: SinkCall, diagnostics: list[Diagnostic], entry: Parsed) -> Finding:
@@ -293,7 +296,9 @@ def classify(
             # another overload: an error there is about something else, such as None or bytes
             # (borgmatic: `os.path.join(state_directory, ...)` with `str | None`).
             result.other.extend(group)
-        elif _fills_an_inferred_literal_list(parsed[group[0].path], group[0]):
+        elif _fills_an_inferred_literal_list(entry, group[0]) or _literal_lost_in_typeshed(
+            entry, group[0], stdlib.typeshed
+        ):
             result.other.extend(group)
         elif (finding.path, finding.line, finding.column) not in stub_calls:
             findings.append(finding)
@@ -396,3 +401,101 @@ def _filled_name(call: ast.Call | None, scope: ast.AST, line: int) -> str | None
 
 def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
+
+
+def _literal_lost_in_typeshed(entry: Parsed, diagnostic: Diagnostic, typeshed: Path) -> bool:
+    """Whether the error refuses, at an assignment or a `for` target, what a literal-preserving
+    function of typeshed returns for text the file declares literal: psycopg 3.3.9's sql.py
+    declares `pre: LiteralString`, then `for pre, name, spec, conv in
+    self._formatter.parse(self._obj)` with `_obj: LiteralString`.  typeshed types
+    `Formatter.parse` with `StrOrLiteralStr`, yet pyright solves it to `str` even for a literal
+    (and our plugin, as mypy, likewise): the plain checker reports the error on its own stubs,
+    and no non-literal text flows there.  The same call given a `str` keeps its finding."""
+    site = entry.sites.at(diagnostic.line, diagnostic.column, callee_hint([diagnostic]))
+    if site.call is not None:
+        return False
+    value = _assigned_value(site.function or entry.tree, diagnostic.line)
+    if not isinstance(value, ast.Call) or not (value.args or value.keywords):
+        return False
+    func = value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    preserving = literal_preserving_parameters(typeshed).get(name)
+    if preserving is None or name in own_sinks.literal_string_functions(entry.tree, entry.source):
+        return False
+    arguments = [*value.args, *(k.value for k in value.keywords)]
+    if "self" in preserving and isinstance(func, ast.Attribute):
+        arguments.append(func.value)  # a str method: `user.replace("a", "b")` is not literal
+    return all(_declared_literal(a, entry.tree, site.function) for a in arguments)
+
+
+def _assigned_value(scope: ast.AST, line: int) -> ast.expr | None:
+    """The value assigned by the assignment, or iterated by the `for` header, at ``line``."""
+    for node in ast.walk(scope):
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            if node.lineno <= line <= (node.iter.end_lineno or node.lineno):
+                return node.iter
+        elif (
+            isinstance(node, (ast.Assign, ast.AnnAssign))
+            and node.value is not None
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+        ):
+            return node.value
+    return None
+
+
+def _is_literal_string(annotation: ast.expr | None) -> bool:
+    """`LiteralString`, `typing.LiteralString` or `"LiteralString"`: exactly, no union."""
+    if isinstance(annotation, ast.Constant):
+        return annotation.value == "LiteralString"
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr == "LiteralString"
+    return isinstance(annotation, ast.Name) and annotation.id == "LiteralString"
+
+
+def _declared_literal(
+    argument: ast.expr,
+    tree: ast.Module,
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+) -> bool:
+    """Whether an argument is a str literal, or a name or `self` attribute the file declares
+    exactly LiteralString (a parameter of the enclosing function, or an annotated assignment:
+    `_obj: LiteralString` in the body of the method's class, `self._obj: LiteralString`)."""
+    if isinstance(argument, ast.Constant):
+        return isinstance(argument.value, str)
+    if isinstance(argument, ast.Name):
+        name, scope = argument.id, function or tree
+        if function is not None:
+            arguments = function.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            if any(a.arg == name and _is_literal_string(a.annotation) for a in every):
+                return True
+        return any(
+            isinstance(n, ast.AnnAssign)
+            and _is_name(n.target, name)
+            and _is_literal_string(n.annotation)
+            for n in ast.walk(scope)
+        )
+    if isinstance(argument, ast.Attribute) and isinstance(argument.value, ast.Name):
+        if argument.value.id not in ("self", "cls"):
+            return False
+        attribute = argument.attr
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                if function is not None and function not in node.body:
+                    continue  # another class's attribute of that name
+                if any(
+                    isinstance(s, ast.AnnAssign)
+                    and _is_name(s.target, attribute)
+                    and _is_literal_string(s.annotation)
+                    for s in node.body
+                ):
+                    return True
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Attribute)
+                and node.target.attr == attribute
+                and _is_name(node.target.value, argument.value.id)
+                and _is_literal_string(node.annotation)
+            ):
+                return True
+    return False

@@ -114,4 +114,19 @@ def literal_preserving_parameters(base_typeshed: Path) -> Mapping[str, frozenset
                 contracts.add(name)
             elif any(taking):
                 parameters.setdefault(name, set()).update(*taking)
+            # `StrOrLiteralStr`, a TypeVar constrained to LiteralString or str, preserves a
+            # literal in one definition (`string.capwords`, `Formatter.parse`).
+            constrained = {p for n in nodes for p in _parameters_typed(n, "StrOrLiteralStr")}
+            if constrained:
+                parameters.setdefault(name, set()).update(constrained)
     return {name: frozenset(p) for name, p in parameters.items() if name not in contracts}
+
+
+def _parameters_typed(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> set[str]:
+    arguments = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+    return {
+        a.arg
+        for a in arguments
+        if a.annotation is not None
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(a.annotation))
+    }
