@@ -869,6 +869,34 @@ def test_an_assignment_that_has_surely_run_hides_earlier_ones(tmp_path: Path) ->
     _assert_errors_on_marked_lines(tmp_path, source)
 
 
+def test_a_use_in_its_own_reassignment_reads_the_earlier_value(tmp_path: Path) -> None:
+    """djangorestframework 3.18.3's `snippet = "<li>..."` then `snippet = format_html(snippet,
+    ...)`: the use inside the value was judged with the assignment it is in, whose value is no
+    literal (a false error).  On one line, an assignment before the use still reaches it.  Each
+    `# E` line is an error under pyright 1.1.414, the others not."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from typing_extensions import LiteralString\n"
+        "from lib import sink\n"
+        "def fmt(s: LiteralString, *args: object) -> str:\n"
+        "    return s\n"
+        "def f(user: str) -> None:\n"
+        '    snippet = "<li>{}</li>"\n'
+        "    snippet = fmt(snippet, user)\n"
+        '    q = "SELECT 1"\n'
+        "    q = fmt(\n"
+        "        q\n"
+        "    ) + fmt(q)\n"
+        '    a = "x"; a = fmt(a)\n'
+        "    other = user\n"
+        "    other = fmt(other)  # E\n"
+        "    b = user; b = fmt(b)  # E\n"
+        "    c = user\n"
+        "    c += fmt(c)  # E\n"
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
 def test_a_join_of_a_list_sum_judges_each_operand(tmp_path: Path) -> None:
     """mypy types `[user]` in the context of `lits +`, so the sum looked literal: a miss."""
     _write(tmp_path, "lib.py", SINK)

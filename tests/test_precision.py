@@ -185,3 +185,40 @@ def test_a_projects_own_class_named_like_a_sink_inherits_nothing(
     _, document = check_project(name, tmp_path, {"app.py": OWN_SQL_CLASS}, capsys)
     assert not [f for f in document["findings"] if f["rule"] == "LS101"], document["findings"]
     assert not any("overrides the constructor" in f["message"] for f in document["findings"])
+
+
+# djangorestframework 3.18.3's templatetags/rest_framework.py:76: a literal, then the name
+# given to format_html in the value of its own reassignment.  mypy's plugin judged that use
+# with the assignment it is in (format_html's result, no literal): a false LS402.
+REASSIGNED = """\
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
+
+
+def optional_login(request):
+    try:
+        login_url = reverse("rest_framework:login")
+    except NoReverseMatch:
+        return ""
+
+    snippet = "<li><a href='{href}?next={next}'>Log in</a></li>"
+    snippet = format_html(snippet, href=login_url, next=escape(request.path))
+
+    return mark_safe(snippet)
+
+
+def from_user(request, user: str):
+    snippet = user
+    snippet = format_html(snippet, next=escape(request.path))  # LS402
+    return mark_safe(snippet)
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_name_given_in_its_own_reassignment_is_its_earlier_value(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, document = check_project(name, tmp_path, {"app.py": REASSIGNED}, capsys)
+    assert status == EXIT_FINDINGS
+    assert found_rules(document) == marked_rules(REASSIGNED)

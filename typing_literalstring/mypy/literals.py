@@ -279,8 +279,10 @@ class Literalness:
         if not facts.in_loop(expr.line):
             # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
             # further down cannot reach it, and `y = user; y = "a"; sink(y)`: one that has
-            # surely run hides the earlier ones (pyright's flow analysis agrees).
-            bindings = [b for b in bindings if b.line <= expr.line]
+            # surely run hides the earlier ones (pyright's flow analysis agrees).  An
+            # assignment does not reach a use in its own statement: `q = f(q)` and `q += x`
+            # read the value q had before.
+            bindings = [b for b in bindings if b.line <= expr.line and not b.holds(expr)]
             last = max((b.line for b in bindings if b.dominates(expr.line)), default=0)
             bindings = [b for b in bindings if b.line >= last]
         return bindings

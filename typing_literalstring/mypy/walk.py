@@ -51,9 +51,20 @@ class Binding(NamedTuple):
     surely_run: tuple[int, int] | None = None
     # A ``for`` target's iterable (the target takes its items), when the target is one name.
     iterable: Expression | None = None
+    # Where the assignment statement is, (line, column) of its start and of its end (None: not
+    # an assignment statement): a use inside it, in its value (`q = f(q)`) or as the target
+    # of `q += x`, reads the value the name had before.
+    statement: tuple[tuple[int, int], tuple[int, int]] | None = None
 
     def dominates(self, line: int) -> bool:
         return self.surely_run is not None and self.surely_run[0] <= line <= self.surely_run[1]
+
+    def holds(self, use: Node) -> bool:
+        """Whether ``use`` lies inside this assignment statement (so it cannot see it)."""
+        if self.statement is None:
+            return False
+        start, end = self.statement
+        return start <= (use.line, use.column) < end
 
 
 # Var -> its bindings in one scope, in no particular order.
@@ -106,13 +117,24 @@ def _add(
     lvalue: Expression,
     rvalue: Expression | None,
     surely_run: tuple[int, int] | None = None,
+    statement: tuple[tuple[int, int], tuple[int, int]] | None = None,
 ) -> None:
     if isinstance(lvalue, NameExpr) and isinstance(lvalue.node, Var):
-        out.setdefault(lvalue.node, []).append(Binding(lvalue.line, rvalue, surely_run))
+        binding = Binding(lvalue.line, rvalue, surely_run, statement=statement)
+        out.setdefault(lvalue.node, []).append(binding)
     elif isinstance(lvalue, (TupleExpr, ListExpr)):
-        same = isinstance(rvalue, (TupleExpr, ListExpr)) and len(rvalue.items) == len(lvalue.items)
+        values: list[Expression] | None = None
+        if isinstance(rvalue, (TupleExpr, ListExpr)) and len(rvalue.items) == len(lvalue.items):
+            values = rvalue.items
         for i, item in enumerate(lvalue.items):
-            _add(out, item, rvalue.items[i] if same else None, surely_run)  # type: ignore[union-attr]
+            _add(out, item, values[i] if values is not None else None, surely_run, statement)
+
+
+def _span(node: Node) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A statement's (line, column) start and end, when mypy recorded its end."""
+    if node.end_line is None or node.end_column is None:
+        return None
+    return (node.line, node.column), (node.end_line, node.end_column)
 
 
 _END_OF_FILE = 1 << 30
@@ -132,10 +154,11 @@ def scope_assignments(owner: Node) -> Assignments:
         after = (node.end_line or node.line) + 1
         if isinstance(node, AssignmentStmt):
             for lvalue in node.lvalues:
-                _add(out, lvalue, node.rvalue, (after, block_end))
+                _add(out, lvalue, node.rvalue, (after, block_end), _span(node))
         elif isinstance(node, OperatorAssignmentStmt):
             # x op= y
-            _add(out, node.lvalue, OpExpr(node.op, node.lvalue, node.rvalue), (after, block_end))
+            value = OpExpr(node.op, node.lvalue, node.rvalue)
+            _add(out, node.lvalue, value, (after, block_end), _span(node))
         elif isinstance(node, AssignmentExpr):
             _add(out, node.target, node.value)
         elif isinstance(node, ForStmt):
