@@ -897,6 +897,37 @@ def test_a_use_in_its_own_reassignment_reads_the_earlier_value(tmp_path: Path) -
     _assert_errors_on_marked_lines(tmp_path, source)
 
 
+def test_and_or_choosing_between_literals_is_literal(tmp_path: Path) -> None:
+    """peewee 4.5.3's `'automerge=%s' % (state and '1' or '0')`: when `state` is falsy, so is
+    `state and '1'`, and `or` gives '0'; the plugin judged no `and`/`or` at all.  Each `# E`
+    line is an error under pyright 1.1.414, the others not (`flag and "1"` alone may be False:
+    mypy's own arg-type error, as pyright's)."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from typing import Any, Optional\n"
+        "from typing_extensions import LiteralString\n"
+        "from lib import sink\n"
+        "def f(flag: bool, a: Any, n: int, user: str, lit: LiteralString,\n"
+        "      maybe: Optional[LiteralString]) -> None:\n"
+        '    sink(flag and "1" or "0")\n'
+        '    sink(a and "1" or "0")\n'
+        '    sink(n and "1" or "0")\n'
+        '    sink(user and "1" or "0")\n'
+        '    sink("automerge=%s" % (flag and "1" or "0"))\n'
+        '    sink((flag and "1") or (a and "2") or "0")\n'
+        '    sink(lit or "0")\n'
+        '    sink(maybe or "0")\n'
+        '    sink(flag and lit or "0")\n'
+        '    sink(lit and "1")\n'
+        '    sink("a" or user)\n'
+        '    sink(user or "0")  # E\n'
+        '    sink(flag and user or "0")  # E\n'
+        "    sink(lit and user)  # E\n"
+        '    sink("automerge=%s" % (flag and "1" or user))  # E\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
 def test_a_join_of_a_list_sum_judges_each_operand(tmp_path: Path) -> None:
     """mypy types `[user]` in the context of `lits +`, so the sum looked literal: a miss."""
     _write(tmp_path, "lib.py", SINK)

@@ -222,3 +222,37 @@ def test_a_name_given_in_its_own_reassignment_is_its_earlier_value(
     status, document = check_project(name, tmp_path, {"app.py": REASSIGNED}, capsys)
     assert status == EXIT_FINDINGS
     assert found_rules(document) == marked_rules(REASSIGNED)
+
+
+# peewee 4.5.3's playhouse/sqlite_ext.py:443: an untyped parameter's `and`/`or` choosing
+# between two literals, passed to the project's own wrapper of a sink.  mypy types it
+# `Literal['1']? | Literal['0']?`, which the plugin's reveal wrote `str`, and the plugin judged
+# no `and`/`or`: a false LS101 through the wrapper.
+CHOSEN_BY_TRUTHINESS = """\
+import sqlite3
+
+
+class FTSModel:
+    conn = sqlite3.connect(":memory:")
+
+    @classmethod
+    def _fts_cmd(cls, cmd):
+        return cls.conn.execute(cmd)  # LS903
+
+    @classmethod
+    def automerge(cls, state=True):
+        return cls._fts_cmd("automerge=%s" % (state and "1" or "0"))
+
+    @classmethod
+    def named(cls, state: bool, user: str):
+        return cls._fts_cmd("automerge=%s" % (state and user or "0"))  # LS101
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_and_or_choosing_between_literals_reaches_a_wrapper_as_literal(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, document = check_project(name, tmp_path, {"app.py": CHOSEN_BY_TRUTHINESS}, capsys)
+    assert status == EXIT_FINDINGS
+    assert found_rules(document) == marked_rules(CHOSEN_BY_TRUTHINESS)

@@ -327,7 +327,34 @@ class Literalness:
             )
         if expr.op == "*":
             return self.is_literal(expr.left, scope) or self.is_literal(expr.right, scope)
+        if expr.op == "or":
+            # `flag and "1" or "0"`: the left operand is the value only when it is truthy,
+            # and a non-empty literal always is (`"b" or user` is "b").
+            if not self._truthy_literal(expr.left, scope):
+                return False
+            always = isinstance(expr.left, StrExpr) and bool(expr.left.value)
+            return always or self.is_literal(expr.right, scope)
+        if expr.op == "and":
+            return self.is_literal(expr.left, scope) and self.is_literal(expr.right, scope)
         return False
+
+    def _truthy_literal(self, expr: Expression, scope: Node) -> bool:
+        """Is every truthy value of ``expr`` a literal string?  ``a and "1"`` is truthy only
+        as "1" (when ``a`` is falsy, it is ``a``: falsy), whatever ``a`` is; ``None`` never
+        is.  pyright 1.1.414 agrees, but for an ``a`` of type ``object``."""
+        if isinstance(expr, OpExpr) and expr.op == "and":
+            return self._truthy_literal(expr.right, scope)
+        if isinstance(expr, OpExpr) and expr.op == "or":
+            return self._truthy_literal(expr.left, scope) and self._truthy_literal(
+                expr.right, scope
+            )
+        if isinstance(expr, ConditionalExpr):
+            return self._truthy_literal(expr.if_expr, scope) and self._truthy_literal(
+                expr.else_expr, scope
+            )
+        return self.is_literal(expr, scope) or isinstance(
+            get_proper_type(self.lookup(expr)), NoneType
+        )
 
     def _index(self, expr: IndexExpr, scope: Node) -> bool:
         method = get_proper_type(expr.method_type)

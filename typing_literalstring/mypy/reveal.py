@@ -12,7 +12,7 @@ from __future__ import annotations
 from mypy.checker import TypeChecker
 from mypy.nodes import Expression, IntExpr
 from mypy.plugin import FunctionContext
-from mypy.types import CallableType, Overloaded, Type, get_proper_type
+from mypy.types import CallableType, Overloaded, Type, UnionType, get_proper_type
 
 from typing_literalstring.mypy.literals import Literalness
 from typing_literalstring.mypy.marker import callable_has_mark, describe, is_str
@@ -33,11 +33,18 @@ def reveal_note(ctx: FunctionContext) -> Type:
     return ctx.default_return_type
 
 
+def _text(t: Type) -> bool:
+    """``str``, or a union of strings (``flag and "1" or "0"`` is ``Literal['1']? |
+    Literal['0']?``, which mypy writes ``str``)."""
+    p = get_proper_type(t)
+    return is_str(t) or (isinstance(p, UnionType) and all(is_str(i) for i in p.items))
+
+
 def _shown(t: Type, value: Expression, ctx: FunctionContext) -> str:
     checker = ctx.api
     if not isinstance(checker, TypeChecker):
         return "Any"  # never: mypy's checker is the plugin interface; "not judged" if not
-    if is_str(t):
+    if _text(t):
         # The plugin judges literalness on the expression (an inferred variable's type is str).
         scope = checker.scope.top_level_function() or checker.tree
         if Literalness(checker.lookup_type_or_none).is_literal(value, scope):
