@@ -256,3 +256,38 @@ def test_and_or_choosing_between_literals_reaches_a_wrapper_as_literal(
     status, document = check_project(name, tmp_path, {"app.py": CHOSEN_BY_TRUTHINESS}, capsys)
     assert status == EXIT_FINDINGS
     assert found_rules(document) == marked_rules(CHOSEN_BY_TRUTHINESS)
+
+
+# djangorestframework 3.18.3's templatetags/rest_framework.py:187: a lookup in a dict display of
+# literal strings, formatted into markup.  Each checker types the lookup `str` (a false LS402
+# with both); the text is literal whatever the key.  A value that is not a literal, a call in
+# the key, or a `**` merged in keeps the finding.
+DICT_LOOKUP = """\
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+
+def format_value(value):
+    if value is None or isinstance(value, bool):
+        return mark_safe("<code>%s</code>" % {True: "true", False: "false", None: "null"}[value])
+    return value
+
+
+def shapes(value: bool, user: str, extra: dict[bool, str]) -> None:
+    mark_safe({True: "<b>yes</b>", False: "<b>no</b>"}[value])
+    mark_safe(f"<i>{ {True: 'yes', False: 'no'}[value] }</i>")
+    format_html("<p>{}</p>" + {True: "!", False: "?"}[value], user)
+    mark_safe("<code>%s</code>" % {True: "true", False: user}[value])  # LS402
+    mark_safe("<code>%s</code>" % {True: "true", False: "false"}[value] + user)  # LS402
+    mark_safe("<code>%s</code>" % {True: "true", False: "false"}[bool(user)])  # LS402
+    mark_safe("<code>%s</code>" % {True: "true", **extra}[value])  # LS402
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_lookup_in_a_dict_display_of_literals_is_literal_text(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, document = check_project(name, tmp_path, {"app.py": DICT_LOOKUP}, capsys)
+    assert status == EXIT_FINDINGS
+    assert found_rules(document) == marked_rules(DICT_LOOKUP)

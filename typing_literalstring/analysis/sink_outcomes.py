@@ -244,8 +244,81 @@ def _no_sink_after_all(look: Look, instrumented: Instrumented) -> bool:
             and imports_a_sandbox(instrumented.tree)
         ):
             return True
-    if look.rule is MARKUP and look.built:
-        return all(_escaped(p, instrumented) for p in composition_parts(look.argument))
+    if (
+        look.rule is MARKUP
+        and look.built
+        and all(_escaped(p, instrumented) for p in composition_parts(look.argument))
+    ):
+        return True
+    return _literal_by_lookup(look)
+
+
+def _literal_by_lookup(look: Look) -> bool:
+    """Whether the text is literal, built in view of literals and lookups in dict displays of
+    literal strings, though each checker types such a lookup ``str``: djangorestframework's
+    ``mark_safe('<code>%s</code>' % {True: 'true', False: 'false', None: 'null'}[value])``.
+    No call but the composition's own ``format`` and ``join`` may run in the call's arguments:
+    the checker's findings at a call nested there would be cleared too."""
+    argument = look.argument
+    if not any(_literal_lookup(node) for node in ast.walk(argument)):
+        return False
+    if not _literal_text(argument):
+        return False
+    others = [
+        a for a in [*look.call.args, *(k.value for k in look.call.keywords)] if a is not argument
+    ]
+    return not any(isinstance(node, ast.Call) for other in others for node in ast.walk(other))
+
+
+def _literal_lookup(node: ast.AST) -> bool:
+    """``{...}[key]``: a dict display whose values are all literal strings, indexed by a key
+    that runs no code of its own (no call, no walrus)."""
+    if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Dict):
+        return False
+    table = node.value
+    return (
+        bool(table.values)
+        # No `**other` merged in (its key is None).
+        and all(key is not None and _runs_nothing(key) for key in table.keys)
+        and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in table.values)
+        and _runs_nothing(node.slice)
+    )
+
+
+def _runs_nothing(node: ast.AST) -> bool:
+    return not any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await)) for n in ast.walk(node))
+
+
+def _literal_text(node: ast.expr) -> bool:
+    """Whether ``node`` is literal text composed in view: constants, literal lookups, and
+    f-strings, ``+``, ``%``, conditional expressions, ``format`` and ``join`` of those."""
+    if isinstance(node, ast.Constant) or _literal_lookup(node):
+        return True
+    if isinstance(node, ast.JoinedStr):
+        return all(_literal_text(v) for v in node.values)
+    if isinstance(node, ast.FormattedValue):
+        spec = node.format_spec
+        return _literal_text(node.value) and (spec is None or _literal_text(spec))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        right = node.right
+        if isinstance(node.op, ast.Mod) and isinstance(right, ast.Tuple):
+            return _literal_text(node.left) and all(_literal_text(e) for e in right.elts)
+        return _literal_text(node.left) and _literal_text(right)
+    if isinstance(node, ast.IfExp):
+        return _runs_nothing(node.test) and _literal_text(node.body) and _literal_text(node.orelse)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "join")
+        and _literal_text(node.func.value)
+    ):
+        values = [*node.args, *(k.value for k in node.keywords)]
+        if node.func.attr == "join":
+            display = values[0] if len(values) == 1 and not node.keywords else None
+            if not isinstance(display, (ast.List, ast.Tuple, ast.Set)):
+                return False
+            values = list(display.elts)
+        return all(_literal_text(v) for v in values)
     return False
 
 
@@ -632,7 +705,10 @@ def _finding(
 
 def _literal_in_view(node: ast.expr, instrumented: Instrumented, depth: int = 0) -> bool:
     """Whether a name holds literal text in view: mypy reveals ``TABLE = "users"`` as ``str``
-    while the module is being checked."""
+    while the module is being checked; or the part is a lookup in a dict display of literal
+    strings, which each checker types ``str``."""
+    if _literal_lookup(node):
+        return True
     if not isinstance(node, ast.Name) or depth > 3:
         return False
     binding = binding_of(node, instrumented.scopes.get(id(node), []))
@@ -641,6 +717,8 @@ def _literal_in_view(node: ast.expr, instrumented: Instrumented, depth: int = 0)
     value = binding.value
     if isinstance(value, ast.Constant):
         return isinstance(value.value, str)
+    if _literal_lookup(value):
+        return True
     parts = list(composition_parts(value))
     return is_composition(value) and all(
         _literal_in_view(p, instrumented, depth + 1) for p in parts
