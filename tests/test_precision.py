@@ -291,3 +291,34 @@ def test_a_lookup_in_a_dict_display_of_literals_is_literal_text(
     status, document = check_project(name, tmp_path, {"app.py": DICT_LOOKUP}, capsys)
     assert status == EXIT_FINDINGS
     assert found_rules(document) == marked_rules(DICT_LOOKUP)
+
+
+# beets 2.14.1's beets/util/extension.py:93: an argument list displayed of literals where a
+# shell may run it (`shell=os.name == "nt"`).  Each checker types the display `list[str]`, so
+# it was a false LS201; a display with a str item, or a list from elsewhere, keeps it.
+LITERAL_ARGV = """\
+import os
+import subprocess
+
+
+def ffprobe_version():
+    shell = os.name == "nt"
+    return subprocess.run(["ffprobe", "-version"], capture_output=True, shell=shell)
+
+
+def shapes(path: str, args: list[str]) -> None:
+    shell = os.name == "nt"
+    subprocess.run(("ffprobe", "-version"), shell=shell)
+    subprocess.run(["ffprobe", path], capture_output=True, shell=shell)  # LS201
+    subprocess.run(["ffprobe"] + ["-version"], shell=shell)
+    subprocess.Popen(args, shell=os.name != "nt")  # LS201
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_display_of_literals_where_a_shell_may_run_it_is_proven(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, document = check_project(name, tmp_path, {"app.py": LITERAL_ARGV}, capsys)
+    assert status == EXIT_FINDINGS
+    assert found_rules(document) == marked_rules(LITERAL_ARGV)

@@ -46,6 +46,7 @@ from typing_literalstring.analysis.unverified import (
 )
 from typing_literalstring.analysis.wrappers import Wrapper, imports_a_sandbox
 from typing_literalstring.core.source_edits import segment
+from typing_literalstring.specs import argv_lists
 from typing_literalstring.specs.sinks import (
     MARKUP,
     SHELL,
@@ -515,6 +516,8 @@ def _str_list_to_a_shell(path: str, look: Look, instrumented: Instrumented) -> F
     shell = next((k.value for k in look.call.keywords if k.arg == "shell"), None)
     if shell is None or isinstance(shell, ast.Constant):
         return None  # shell=True with a list: the checker judges it against our stubs
+    if _literal_argv(look.argument):
+        return None  # beets' `run(["ffprobe", "-version"], shell=os.name == "nt")`
     data, offsets = instrumented.encoded
     return _make(
         path,
@@ -524,6 +527,18 @@ def _str_list_to_a_shell(path: str, look: Look, instrumented: Instrumented) -> F
         f"`{_short(segment(data, offsets, look.argument))}` is {revealed} and "
         f"`shell={_short(segment(data, offsets, shell))}` may be true: its first item is then "
         "the shell's script, which no LiteralString proves",
+    )
+
+
+def _literal_argv(argument: ast.expr) -> bool:
+    """Whether the argument is a display (or ``+`` of displays) of literal strings only, which
+    each checker types ``list[str]``.  Every item, not only the first: on Windows the shell is
+    given the whole list joined into one command line."""
+    found = argv_lists.displayed(argument)
+    return bool(found) and all(
+        bool(sequence)
+        and all(isinstance(i, ast.Constant) and isinstance(i.value, str) for i in sequence)
+        for sequence in found or ()
     )
 
 
