@@ -246,3 +246,45 @@ def dict_of_literals_by_key(key: str) -> None:
     local = {"name": "user_name", "age": "user_age"}
     sink(local[key])  # E
     sink(LITERAL_COLUMNS[key])
+
+
+def format_markup(template: LiteralString, *args: object) -> str:
+    return template
+
+
+# A name read in the value of its own reassignment is the value it had before
+# (djangorestframework's `snippet = format_html(snippet, ...)`).
+def reassigned_from_itself(user: str) -> None:
+    snippet = "<li>{}</li>"
+    snippet = format_markup(snippet, user)
+    query = "SELECT 1"
+    query = format_markup(query) + format_markup(
+        query
+    )
+    other = user
+    other = format_markup(other, user)  # E
+
+
+# `a and "x" or "y"` is "x" or "y" whatever `a` is: when `a` is falsy, so is `a and "x"`.
+def chosen_by_truthiness(flag: bool, number: int, user: str, lit: LiteralString) -> None:
+    sink(flag and "1" or "0")
+    sink(number and "1" or "0")
+    sink(user and "1" or "0")
+    sink("automerge=%s" % (flag and "1" or "0"))
+    sink(lit or "default")
+    sink(flag and lit or "0")
+    sink("a" or user)
+    sink(user or "default")  # E
+    sink(flag and user or "0")  # E
+
+
+# A lookup in a dict display of literal strings is literal whatever the key, but pyright types
+# it `str` (`check` proves the text literal after the run: djangorestframework's
+# `'<code>%s</code>' % {True: 'true', False: 'false', None: 'null'}[value]`).
+def dict_display_lookup(value: Optional[bool]) -> None:
+    sink("<code>%s</code>" % {True: "true", False: "false", None: "null"}[value])  # E
+
+
+# A list display of literals where a shell may run it (beets' `shell=os.name == "nt"`).
+def literal_argv_with_a_computed_shell(shell: bool) -> None:
+    subprocess.run(["ffprobe", "-version"], capture_output=True, shell=shell)
