@@ -1197,3 +1197,16 @@ def test_containers_of_literal_strings_under_an_optional_are_checked(tmp_path: P
     """Django's extra(where: Sequence[LiteralString] | None): a list of str is refused as it
     is without the Optional; None and literal items pass."""
     _assert_errors_on_marked_lines(tmp_path, OPTIONAL_CONTAINERS)
+
+
+def test_the_cache_metadata_changes_with_the_plugins_code(tmp_path: Path) -> None:
+    """mypy replays a module's cached errors while the plugin's reported configuration is
+    unchanged, and hashes only the plugin's entry module: a checkout that changed how the
+    plugin judges, under the same version, replayed the old verdicts."""
+    from typing_literalstring.mypy.plugin_type import source_digest
+
+    (tmp_path / "literals.py").write_text("A = 1\n")
+    before = source_digest(tmp_path)
+    source_digest.cache_clear()
+    (tmp_path / "literals.py").write_text("A = 2\n")
+    assert source_digest(tmp_path) != before

@@ -9,9 +9,12 @@ checked (mypy's global ``checker_state``): the post-pass, which mypy triggers th
 
 from __future__ import annotations
 
+import functools
 import gc
+import hashlib
 import sys
 from functools import partial
+from pathlib import Path
 from typing import Callable, Dict, Optional, Tuple, TypeVar
 
 from mypy.checker import TypeChecker
@@ -60,6 +63,20 @@ def _no_types(_: Expression) -> Type | None:
     return None
 
 
+# The package whose code judges: the plugin and the modules it imports.
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+@functools.lru_cache(maxsize=None)
+def source_digest(package: Path) -> str:
+    """A digest of the package's Python code, read once per run (about 1 MB)."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 class LiteralStringPlugin(Plugin):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
@@ -83,9 +100,13 @@ class LiteralStringPlugin(Plugin):
         self._overloads: dict[str, bool] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> dict[str, object]:
-        """The settings and our version go into mypy's cache metadata: changing one rechecks
-        every module (mypy hashes only the plugin's entry module, not the modules that judge)."""
-        return {**self.settings.as_json(), "typing_literalstring": __version__}
+        """The settings, our version and a digest of our code go into mypy's cache metadata:
+        changing one rechecks every module (mypy hashes only the plugin's entry module, not
+        the modules that judge; a checkout changes the code under one version)."""
+        return {
+            **self.settings.as_json(),
+            "typing_literalstring": f"{__version__}+{source_digest(_PACKAGE)}",
+        }
 
     # -- LiteralString becomes the marker -----------------------------------------------------
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
