@@ -291,6 +291,8 @@ def test_a_lookup_in_a_dict_display_of_literals_is_literal_text(
     status, document = check_project(name, tmp_path, {"app.py": DICT_LOOKUP}, capsys)
     assert status == EXIT_FINDINGS
     assert found_rules(document) == marked_rules(DICT_LOOKUP)
+    # The four literal ones are sink calls proven literal, not calls left uncounted.
+    assert document["sink_calls"]["proven"] == 4
 
 
 # beets 2.14.1's beets/util/extension.py:93: an argument list displayed of literals where a

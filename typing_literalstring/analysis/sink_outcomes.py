@@ -127,10 +127,15 @@ def outcomes(
         call = look.call
         end = (call.end_lineno or call.lineno, (call.end_col_offset or 0) + 1)
         start = (call.lineno, call.col_offset + 1)
-        safe = _no_sink_after_all(look, instrumented)
-        if safe:
+        if _no_sink_after_all(look, instrumented):
             out.calls -= 1
             out.cleared.append((start, end))
+            continue
+        if _literal_by_lookup(look):
+            # Literal text each checker types str: its error is cleared, the call proven.
+            out.cleared.append((start, end))
+            out.proven += 1
+            out.proven_at.append((call.lineno, call.col_offset + 1))
             continue
         if any(start <= s <= end for s in spans):
             continue  # the checker's own finding
@@ -245,13 +250,11 @@ def _no_sink_after_all(look: Look, instrumented: Instrumented) -> bool:
             and imports_a_sandbox(instrumented.tree)
         ):
             return True
-    if (
+    return (
         look.rule is MARKUP
         and look.built
         and all(_escaped(p, instrumented) for p in composition_parts(look.argument))
-    ):
-        return True
-    return _literal_by_lookup(look)
+    )
 
 
 def _literal_by_lookup(look: Look) -> bool:
