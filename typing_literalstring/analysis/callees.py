@@ -207,7 +207,8 @@ def imported_names(
     return names
 
 
-def _dotted(node: ast.expr) -> list[str] | None:
+def dotted_name(node: ast.expr) -> list[str] | None:
+    """``a.b.c`` -> ``["a", "b", "c"]``; None unless it is names and attributes only."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -220,7 +221,7 @@ def _dotted(node: ast.expr) -> list[str] | None:
 def from_standard_library(call: ast.Call, names: dict[str, str], stdlib: Collection[str]) -> bool:
     """Whether the callee is a builtin, or reached through an import of a standard-library
     module (``stdlib``: its top-level names); False when the file binds the name itself."""
-    dotted = _dotted(call.func)
+    dotted = dotted_name(call.func)
     if dotted is None:
         return False
     head = dotted[0]
@@ -239,7 +240,7 @@ def qualify(call: ast.Call, callee: Callee | None, names: dict[str, str], source
             if head in names
             else head + (f".{rest}" if rest else "")
         )
-    dotted = _dotted(call.func)
+    dotted = dotted_name(call.func)
     if dotted is not None and dotted[0] in names:
         # `run_report(...)`, `reports.run_report(...)`, `sql.SQL(...)`: through the import.
         return ".".join([names[dotted[0]], *dotted[1:]])

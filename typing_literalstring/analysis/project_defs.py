@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence, Union
 
+from typing_literalstring.analysis.callees import dotted_name
 from typing_literalstring.analysis.own_sinks import tightened_parameters
 from typing_literalstring.analysis.statements import all_statements, imported_packages
 from typing_literalstring.core.project import module_name
@@ -182,7 +183,7 @@ class Callees:
         if isinstance(func, ast.Name):
             found = self._name(self._module, func.id, stack, 0)
             return None if isinstance(found, _Module) else found
-        dotted = _dotted(func)
+        dotted = dotted_name(func)
         if dotted is None:
             return self._held_by_the_instance(func, stack)
         head, *rest = dotted
@@ -300,7 +301,7 @@ class Callees:
         if depth > _DEPTH:
             return False
         for base in cls.bases:
-            dotted = _dotted(base)
+            dotted = dotted_name(base)
             if dotted is None:
                 continue
             head, *rest = dotted
@@ -378,7 +379,7 @@ class Callees:
             if _assigns(item, name):
                 return None  # `run = something`: a value
         for base in cls.bases:
-            dotted = _dotted(base)
+            dotted = dotted_name(base)
             if dotted is None:
                 return None
             head, *rest = dotted
@@ -392,16 +393,6 @@ class Callees:
             if member is not None:
                 return member
         return None
-
-
-def _dotted(node: ast.expr) -> list[str] | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        return [node.id, *reversed(parts)]
-    return None
 
 
 def _rooted_at_the_instance(node: ast.expr) -> bool:
