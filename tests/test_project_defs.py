@@ -102,6 +102,10 @@ def test_what_stays_judged_by_its_name(tmp_path: Path) -> None:
     for line in (10, 11, 12, 13):
         assert _resolve(tmp_path, files, "app.py", line) is None
     assert _resolve(tmp_path, files, "app.py", 14) == Foreign("tblib")
+    # cherrypy 18.10.0's `popen`, defined in `try:` and again in `except ImportError:`.
+    files = {"modpy.py": "try:\n    import subprocess\n\n    def popen(c):\n        pass\n"
+             "except ImportError:\n    def popen(c):\n        pass\n\n\npopen(x)\n"}  # fmt: skip
+    assert _resolve(tmp_path, files, "modpy.py", 11) is None
     # Jinja2 3.0's `jinja2.Markup`: a class of the module, but its base's constructor is a sink.
     files = {"markup.py": "import markupsafe\n\n\nclass Markup(markupsafe.Markup):\n"
              "    pass\n\n\nclass Bold(Markup):\n    pass\n\n\nMarkup(x)\nBold(x)\n"}  # fmt: skip

@@ -324,3 +324,46 @@ def test_a_query_object_passed_to_a_wrapper_is_no_text(
     assert found_rules(document) == marked_rules(QUERY_OBJECTS)
     assert document["sink_calls"]["total"] == 4  # text() in build, and the three str callers
     assert status == EXIT_FINDINGS
+
+
+# datasette 0.65.5's Database.execute runs the SQL in a function it defines and hands to a
+# thread; another method hands `conn.execute` itself to the executor with its text.  Both are
+# wrappers: a call of either from the class (the project's own callee, judged through the
+# wrapper since it is one) is a finding, not a call left uncounted.
+CLOSURE = """\
+import asyncio
+import sqlite3
+import sys
+
+
+class Database:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql, params=None):
+        def in_thread(conn):
+            return conn.execute(sql, params or {})  # LS903
+
+        return await asyncio.get_running_loop().run_in_executor(None, in_thread, self.conn)
+
+    async def query(self, sql):
+        return await asyncio.get_running_loop().run_in_executor(None, self.conn.execute, sql)
+
+    async def table_count(self, table: str):
+        return await self.execute(f"select count(*) from [{table}]")  # LS101
+
+    async def first(self, table: str):
+        return await self.query(f"select * from [{table}] limit 1")  # LS101
+
+    async def version(self):
+        return await self.execute("select sqlite_version()")
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_sink_in_a_closure_or_handed_to_an_executor_makes_a_wrapper(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = check_project(name, tmp_path, {"app.py": CLOSURE}, capsys)
+    assert found_rules(document) == marked_rules(CLOSURE)
+    assert document["sink_calls"]["total"] == 4  # and `self.execute("select sqlite_version()")`

@@ -274,7 +274,9 @@ class Callees:
         the project, or all imports of one other package."""
         found = [self._binding(module, b, depth) for b in bindings]
         if all(isinstance(f, Own) for f in found):
-            return found[0]
+            # Two definitions (cherrypy's `popen` in `try:`, another in `except ImportError:`):
+            # which one runs is not known.
+            return found[0] if len({id(f.node) for f in found if isinstance(f, Own)}) == 1 else None
         if all(isinstance(f, _Module) for f in found):
             return found[0]
         packages = {f.package for f in found if isinstance(f, Foreign)}

@@ -179,12 +179,35 @@ def _find_functions(path: str, tree: ast.Module, callees: Callees | None) -> Ite
     owned = _calls_by_function(tree)
     sandboxes = imports_a_sandbox(tree)
     imported = imported_packages(tree)
+    # A function's calls include its closures': datasette 0.65.5's Database.execute runs
+    # `conn.execute(sql, ...)` in a function it defines and hands to a thread.
+    own = {key: list(calls) for key, calls in owned.items()}
+    for inner, outer in _enclosing_functions(tree):
+        owned.setdefault(id(outer), []).extend(own.get(id(inner), []))
     for node in all_statements(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and id(node) in owned:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and owned.get(id(node)):
             calls = tuple(owned[id(node)])
             cls = classes.get(id(node))
             called = _names_called(calls, cls)
             yield _Function(node, cls, path, calls, scopes, called, sandboxes, imported, callees)
+
+
+def _enclosing_functions(
+    tree: ast.Module,
+) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.AST]]:
+    """(a function, each function that encloses it): one sweep of the functions in source
+    order over a stack of the open ones."""
+    functions = sorted(
+        (n for n in all_statements(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    open_: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    for function in functions:
+        while open_ and (open_[-1].end_lineno or 0) < function.lineno:
+            open_.pop()
+        for outer in open_:
+            yield function, outer
+        open_.append(function)
 
 
 def _calls_by_function(tree: ast.Module) -> dict[int, list[ast.Call]]:
@@ -223,6 +246,12 @@ def _calls_by_function(tree: ast.Module) -> dict[int, list[ast.Call]]:
 
 def _names_called(calls: Sequence[ast.Call], cls: ast.ClassDef | None) -> frozenset[str]:
     names = {callee_name(c.func) for c in calls}
+    names |= {  # a sink handed over as a value (``_sink_handed_over``)
+        callee_name(a)
+        for c in calls
+        for a in c.args
+        if isinstance(a, (ast.Name, ast.Attribute)) and callee_name(a) in _SINKS
+    }
     if cls is not None:  # cls(...) and super().__init__(...)
         names |= {cls.name, *(callee_name(b) for b in cls.bases)}
     return frozenset(n for n in names if n is not None)
@@ -411,6 +440,7 @@ def _targets(
         bases = frozenset(
             n for n in (callee_name(b) for b in (cls.bases if cls else [])) if n is not None
         )
+    yield from _sink_handed_over(call)
     resolved: Resolved = None
     if function.callees is not None and any(n in SINK_NAMES or n in known for n in names):
         resolved = function.callees.of(call)
@@ -472,6 +502,29 @@ def _targets(
                 shell_name,
                 False,
             )
+
+
+def _sink_handed_over(call: ast.Call) -> Iterator[_Target]:
+    """A sink passed as a value with its text after it, to be called elsewhere:
+    ``loop.run_in_executor(None, conn.execute, sql)``, ``executor.submit(cur.execute, sql)``,
+    ``functools.partial(conn.execute, sql)``.  (Not the shell functions that need ``shell=``,
+    which cannot be handed over with it so.)"""
+    for index, value in enumerate(call.args[:-1]):
+        if not isinstance(value, (ast.Name, ast.Attribute)):
+            continue
+        name = callee_name(value)
+        if name is None or name not in _SINKS or name in _SHELL_KEYWORD_FUNCTIONS:
+            continue
+        text = call.args[index + 1]
+        if isinstance(text, ast.Starred):
+            continue
+        rule, api = SINK_NAMES[name]
+        yield _Target(text, None, rule, api, (_shown_value(value),), None, None, False)
+
+
+def _shown_value(node: ast.expr) -> str:
+    unparse = getattr(ast, "unparse", None)
+    return str(unparse(node)) if unparse is not None else callee_name(node) or "?"
 
 
 _SANDBOX = re.compile(r"(?:Immutable)?SandboxedEnvironment$")
@@ -538,7 +591,14 @@ def _parameter(node: ast.expr, function: _Function) -> str | None:
     binding = binding_of(node, scopes)
     if binding is None or binding.kind != "parameter" or not scopes:
         return None
-    return node.id if scopes[0].node is function.node else None
+    if scopes[0].node is function.node:
+        return node.id
+    # In a closure: the function's own parameter when no scope between rebinds it.
+    return (
+        node.id
+        if binding.line == function.node.lineno and any(s.node is function.node for s in scopes)
+        else None
+    )
 
 
 def _parameters_in(argument: ast.expr, function: _Function, depth: int = 0) -> Iterator[str]:
@@ -567,8 +627,7 @@ def _parameters_in(argument: ast.expr, function: _Function, depth: int = 0) -> I
 
 
 def _shown(call: ast.Call) -> str:
-    unparse = getattr(ast, "unparse", None)
-    return str(unparse(call.func)) if unparse is not None else callee_name(call.func) or "?"
+    return _shown_value(call.func)
 
 
 def calling(text: str, names: Iterable[str]) -> bool:
