@@ -11,6 +11,8 @@ passes, revealed in the same run:
   call (``sink_outcomes``' families), unchanged or as a part of text built there, through the
   names assigned in its body;
 - transitively, across modules: a parameter that reaches a wrapper's parameter;
+- in the function's closures (a function it defines and hands to a thread), and through a
+  sink handed over as a value with its text (``run_in_executor(None, conn.execute, sql)``);
 - through forwarding: ``*args`` to a sink's position, ``**kwargs`` to its keywords,
   ``cls(*args, **kwargs)`` in a classmethod, ``super().__init__(...)`` in a subclass of a sink
   class (``subprocess.Popen``) or of a wrapper class;
@@ -18,7 +20,8 @@ passes, revealed in the same run:
   a shell only where that parameter is true (given so, or true by default).
 
 Calls are matched by name, so a subclass's untyped override and a project Protocol's method of
-the same name are wrappers for their callers too.  The run confirms each match: the callee is
+the same name are wrappers for their callers too, unless the call names a definition of the
+project's own (``project_defs``): then only that definition's wrappers, or its overrides'.  The run confirms each match: the callee is
 revealed, and one whose signature does not name the parameter is another function of that name.
 A parameter already annotated LiteralString is no wrapper: the checker judges its callers.
 """
