@@ -367,3 +367,16 @@ def test_a_sink_in_a_closure_or_handed_to_an_executor_makes_a_wrapper(
     _, document = check_project(name, tmp_path, {"app.py": CLOSURE}, capsys)
     assert found_rules(document) == marked_rules(CLOSURE)
     assert document["sink_calls"]["total"] == 4  # and `self.execute("select sqlite_version()")`
+
+
+def test_a_variable_named_like_a_sink_is_no_sink_handed_over() -> None:
+    """web.py 0.76's `_strips(direction, text, remove)`: `text` is a variable, not
+    sqlalchemy's `text` handed over with `remove` as its SQL (12 false findings through
+    lstrips, Template...); a method reference named like a sink's verb is one."""
+    source = (
+        "def lstrips(text, remove):\n    return _strips('l', text, remove)\n\n\n"
+        "def query(loop, conn, sql):\n    return loop.run_in_executor(None, conn.execute, sql)\n"
+    )
+    found = wrappers.infer({"utils.py": ast.parse(source)})
+    assert sorted(found) == ["query"]
+    assert [w.parameter for w in found["query"]] == ["sql"]

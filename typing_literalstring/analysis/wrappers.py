@@ -21,8 +21,9 @@ passes, revealed in the same run:
 
 Calls are matched by name, so a subclass's untyped override and a project Protocol's method of
 the same name are wrappers for their callers too, unless the call names a definition of the
-project's own (``project_defs``): then only that definition's wrappers, or its overrides'.  The run confirms each match: the callee is
-revealed, and one whose signature does not name the parameter is another function of that name.
+project's own (``project_defs``): then only that definition's wrappers, or its overrides'.
+The run confirms each match: the callee is revealed, and one whose signature does not name the
+parameter is another function of that name.
 A parameter already annotated LiteralString is no wrapper: the checker judges its callers.
 """
 
@@ -253,7 +254,7 @@ def _names_called(calls: Sequence[ast.Call], cls: ast.ClassDef | None) -> frozen
         callee_name(a)
         for c in calls
         for a in c.args
-        if isinstance(a, (ast.Name, ast.Attribute)) and callee_name(a) in _SINKS
+        if isinstance(a, ast.Attribute) and a.attr in _HANDED_OVER
     }
     if cls is not None:  # cls(...) and super().__init__(...)
         names |= {cls.name, *(callee_name(b) for b in cls.bases)}
@@ -261,6 +262,22 @@ def _names_called(calls: Sequence[ast.Call], cls: ast.ClassDef | None) -> frozen
 
 
 _SINKS = frozenset(n for n, (rule, _) in SINK_NAMES.items() if rule in FAMILIES)
+# The sinks' verbs a method handed over with its text is named by (``_sink_handed_over``).
+_HANDED_OVER = frozenset(
+    [
+        "execute",
+        "executemany",
+        "executescript",
+        "exec_driver_sql",
+        "system",
+        "popen",
+        "getoutput",
+        "getstatusoutput",
+        "from_string",
+        "render_template_string",
+        "mark_safe",
+    ]
+)
 
 
 def infer(
@@ -510,14 +527,14 @@ def _targets(
 def _sink_handed_over(call: ast.Call) -> Iterator[_Target]:
     """A sink passed as a value with its text after it, to be called elsewhere:
     ``loop.run_in_executor(None, conn.execute, sql)``, ``executor.submit(cur.execute, sql)``,
-    ``functools.partial(conn.execute, sql)``.  (Not the shell functions that need ``shell=``,
-    which cannot be handed over with it so.)"""
+    ``functools.partial(conn.execute, sql)``: a method of an object, named like a sink's verb
+    (a name such as ``text`` or ``raw`` is most often a variable: web.py's
+    ``lstrips(text, remove)``).  Not the shell functions that need ``shell=``, which cannot
+    be handed over with it so."""
     for index, value in enumerate(call.args[:-1]):
-        if not isinstance(value, (ast.Name, ast.Attribute)):
+        if not isinstance(value, ast.Attribute) or value.attr not in _HANDED_OVER:
             continue
-        name = callee_name(value)
-        if name is None or name not in _SINKS or name in _SHELL_KEYWORD_FUNCTIONS:
-            continue
+        name = value.attr
         text = call.args[index + 1]
         if isinstance(text, ast.Starred):
             continue
