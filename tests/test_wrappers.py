@@ -380,3 +380,21 @@ def test_a_variable_named_like_a_sink_is_no_sink_handed_over() -> None:
     found = wrappers.infer({"utils.py": ast.parse(source)})
     assert sorted(found) == ["query"]
     assert [w.parameter for w in found["query"]] == ["sql"]
+
+
+def test_a_call_named_like_a_sink_out_of_view_is_the_sink_not_a_wrapper_of_its_name() -> None:
+    """datasette 0.65.5: `cursor.execute(sql, params)` in Database.execute's closure was
+    linked by its name to Datasette.execute(db_name, sql, params), whose `sql` is its second
+    parameter, so `params` became a wrapper's parameter (LS101 at literal SQL)."""
+    source = (
+        "class Datasette:\n    def execute(self, db_name, sql, params=None):\n"
+        "        return self.databases[db_name].execute(sql, params)\n\n\n"
+        "class Database:\n    def execute(self, sql, params=None):\n"
+        "        def in_thread(conn):\n            cursor = conn.cursor()\n"
+        "            cursor.execute(sql, params)\n\n        return self.run(in_thread)\n"
+    )
+    found = wrappers.infer({"app.py": ast.parse(source)})
+    assert sorted((w.owner, w.parameter) for w in found["execute"]) == [
+        ("Database", "sql"),
+        ("Datasette", "sql"),
+    ]

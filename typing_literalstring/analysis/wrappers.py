@@ -491,6 +491,11 @@ def _targets(
                 isinstance(resolved, Own) and not is_defined_by(wrapper, resolved)
             ):
                 continue  # another function of the wrapper's name
+            if resolved is None and name in _SINKS and bases is None:
+                # Named like a sink on a receiver out of view (`cursor.execute(sql, params)`
+                # in datasette's Database.execute): the sink, as its callers judge it, not
+                # the project's `execute(db_name, sql, params)` by its name.
+                continue
             if bases is not None and wrapper.owner not in bases:
                 continue
             argument: ast.expr | tuple[str, int] | None = None
