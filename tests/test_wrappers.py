@@ -398,3 +398,18 @@ def test_a_call_named_like_a_sink_out_of_view_is_the_sink_not_a_wrapper_of_its_n
         ("Database", "sql"),
         ("Datasette", "sql"),
     ]
+
+
+def test_a_call_named_like_a_sink_whose_first_argument_is_no_text_may_be_the_projects() -> None:
+    """Pony 0.7.20's Database._exec_sql calls `provider.execute(cursor, sql, arguments)`: no
+    text goes first, so the project's own DBAPIProvider.execute(cursor, sql) is the likelier
+    callee, and _exec_sql stays a wrapper (7 of pony's findings were lost without it)."""
+    source = (
+        "class DBAPIProvider:\n    def execute(self, cursor, sql, arguments=None):\n"
+        "        cursor.executemany(sql, arguments)\n\n\n"
+        "class Database:\n    def _exec_sql(self, sql, arguments):\n"
+        "        cursor = self.connection.cursor()\n"
+        "        return self.provider.execute(cursor, sql, arguments)\n"
+    )
+    found = wrappers.infer({"core.py": ast.parse(source)})
+    assert [(w.owner, w.parameter) for w in found["_exec_sql"]] == [("Database", "sql")]

@@ -461,6 +461,7 @@ def _targets(
             n for n in (callee_name(b) for b in (cls.bases if cls else [])) if n is not None
         )
     yield from _sink_handed_over(call)
+    sink_reads_a_parameter = isinstance(text, ast.expr) and any(_parameters_in(text, function))
     resolved: Resolved = None
     if function.callees is not None and any(n in SINK_NAMES or n in known for n in names):
         resolved = function.callees.of(call)
@@ -491,10 +492,12 @@ def _targets(
                 isinstance(resolved, Own) and not is_defined_by(wrapper, resolved)
             ):
                 continue  # another function of the wrapper's name
-            if resolved is None and name in _SINKS and bases is None:
-                # Named like a sink on a receiver out of view (`cursor.execute(sql, params)`
-                # in datasette's Database.execute): the sink, as its callers judge it, not
-                # the project's `execute(db_name, sql, params)` by its name.
+            if resolved is None and name in _SINKS and bases is None and sink_reads_a_parameter:
+                # Named like a sink on a receiver out of view, its text one of the function's
+                # parameters (`cursor.execute(sql, params)` in datasette's Database.execute):
+                # the sink, not the project's `execute(db_name, sql, params)` by its name.
+                # (Pony's `provider.execute(cursor, sql, arguments)` passes no text first:
+                # its own `execute` is the likelier callee.)
                 continue
             if bases is not None and wrapper.owner not in bases:
                 continue
