@@ -85,7 +85,6 @@ class Foreign:
 
 
 Resolved = Union[Own, Foreign, None]
-_Def = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef]
 _Scope = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]
 
 
@@ -111,11 +110,14 @@ class Project:
     def __init__(self, files: Iterable[Path], roots: Sequence[Path]) -> None:
         self._files: dict[str, Path] = {}
         self._names: dict[str, str] = {}  # resolved path -> module name
+        self._packages: set[str] = set()  # every module's name and the packages holding it
         for path in files:
             name = module_name(path, roots)
             if name is not None:
                 self._files.setdefault(name, path)
                 self._names[str(path.resolve())] = name
+                parts = name.split(".")
+                self._packages.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
         self._parsed: dict[str, _Module | None] = {}
 
     def add(self, path: str, tree: ast.Module) -> None:
@@ -145,7 +147,7 @@ class Project:
         return self.module(name) if name is not None else None
 
     def is_project(self, module: str) -> bool:
-        return any(m == module or m.startswith(module + ".") for m in self._files)
+        return module in self._packages
 
     def callees(self, path: str, tree: ast.Module) -> Callees:
         """The resolver of one file's calls."""
