@@ -119,6 +119,8 @@ class Project:
                 parts = name.split(".")
                 self._packages.update(".".join(parts[:n]) for n in range(1, len(parts) + 1))
         self._parsed: dict[str, _Module | None] = {}
+        # (a module's path, a name) -> what it binds there (``Callees._global``).
+        self.globals: dict[tuple[str, str], Resolved | _Module] = {}
 
     def add(self, path: str, tree: ast.Module) -> None:
         """A file already parsed (by the probes): not read again."""
@@ -170,7 +172,10 @@ class Callees:
     def of(self, call: ast.Call) -> Resolved:
         """The project's definition ``call`` names, another package's function, or None when
         undecided."""
-        found = self._of(call)
+        try:
+            found = self._of(call)
+        except RecursionError:
+            return None  # a chain of re-imports deeper than Python's stack: undecided
         if isinstance(found, Foreign) and found.package in SINK_PACKAGES:
             return None
         if isinstance(found, Own) and isinstance(found.node, ast.ClassDef):
@@ -256,18 +261,32 @@ class Callees:
                 bindings = list(_bindings(scope, name))
                 if bindings:
                     return self._one(module, bindings, depth)
+        return self._global(module, name)
+
+    def _global(self, module: _Module, name: str) -> Resolved | _Module:
+        """What ``name`` is bound to in ``module``'s namespace, found once per project: star
+        imports may form cycles (a hostile checkout of 12 modules each importing * from all
+        the others took 47 s for one name before), and a cycle binds nothing."""
+        key = (module.path, name)
+        known = self._project.globals
+        if key in known:
+            return known[key]
+        known[key] = None
         bindings = list(_bindings(module.tree, name))
+        found: Resolved | _Module = None
         if bindings:
-            return self._one(module, bindings, depth)
-        for star in _stars(module.tree):
-            target = self._import_base(module, star)
-            found = self._project.module(target) if target else None
-            if found is None:
-                return None  # maybe the other package's: undecided
-            resolved = self._name(found, name, (), depth + 1)
-            if resolved is not None:
-                return resolved
-        return None
+            found = self._one(module, bindings, 0)
+        else:
+            for star in _stars(module.tree):
+                target = self._import_base(module, star)
+                source = self._project.module(target) if target else None
+                if source is None:
+                    break  # maybe the other package's: undecided
+                found = self._global(source, name)
+                if found is not None:
+                    break
+        known[key] = found
+        return found
 
     def _one(
         self, module: _Module, bindings: Sequence[ast.AST | _From], depth: int
