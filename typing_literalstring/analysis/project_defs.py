@@ -443,27 +443,10 @@ def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return names
 
 
-def _own_statements(scope: _Scope) -> Iterator[ast.stmt]:
-    """A scope's statements, into its blocks but not into the functions and classes it
-    defines."""
-    blocks: list[list[ast.stmt]] = [scope.body]
-    while blocks:
-        for node in blocks.pop():
-            yield node
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                continue
-            for field in ("body", "orelse", "finalbody"):
-                block: object = getattr(node, field, None)
-                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                    blocks.append(block)  # pyright: ignore[reportUnknownArgumentType]
-            for inner in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
-                blocks.append(inner.body)
-
-
 def _bindings(scope: _Scope, name: str) -> Iterator[ast.AST | _From]:
     """The statements binding ``name`` in ``scope``: definitions, imports (an ``alias`` for
     ``import``, ``(statement, alias)`` for ``from``), and any other binding as itself."""
-    for node in _own_statements(scope):
+    for node in all_statements(scope, definitions=False):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             if node.name == name:
                 yield node
@@ -511,7 +494,7 @@ def _target_names(target: ast.expr) -> Iterator[str]:
 
 
 def _stars(tree: ast.Module) -> Iterator[ast.ImportFrom]:
-    for node in _own_statements(tree):
+    for node in all_statements(tree, definitions=False):
         if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
             yield node
 
