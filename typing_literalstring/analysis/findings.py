@@ -43,6 +43,10 @@ class Finding:
     # output reads it from the file (report/regions.py).  The column is the one after the end.
     end_line: int = 0
     end_column: int = 0
+    # What the checker's answers about the call were, when they made the finding (the judge
+    # said the text is a plain string: sink_outcomes.py): "`query` is str, not a literal
+    # string: built from `user_id` (str)".
+    evidence: str = ""
 
     @property
     def sink(self) -> str:
@@ -81,8 +85,10 @@ UNVERIFIED_REASONS = {
     "value-any": "its text is Any",
     "receiver-unknown": "its receiver's type is unknown",
     "callee-str": "the callee takes str",
-    "not-revealed": "the checker revealed no type",
-    "checker-ignore": "the checker's own ignore comment hides its verdict",
+    "not-evaluated": "the checker did not evaluate the code",
+    "not-asked": "the call could not be asked about",
+    "inexact": "the checker's answer could not be read exactly",
+    "checker-ignore": "the checker's own ignore comment hides its answer",
 }
 
 

@@ -1,14 +1,16 @@
-"""What the one tightened run is asked about each SQL, shell, template and markup call.
+"""What the one tightened run is asked about each sink call.
 
-Each such call of a probed file (``probes``), and each call of the project's own wrappers of
-one (``wrappers``), is a ``Look``: its text argument, the parts that text is composed of
+Each SQL, shell, template, markup and logging call of a probed file (``probes``), each call of
+the project's own wrappers of one (``wrappers``), and each shell started through an argument
+list (``specs.argv_shell``) is a ``Look``: its text argument, the parts that text is composed of
 (``unverified.composition_parts``, through the names assigned in view) and, for a method or a
-name whose sink the checker may not see, its callee.  ``probe_insertions`` reveals them in the
-copy, after the call: ``cur.execute(q)`` as a statement is followed, on its last line, by
-``; reveal_type(((part), 1)); reveal_type(((cur.execute), 2))``, and a call used as a value
-``c(...)`` becomes ``(c(...), reveal_type(((part), 1)), ...)[0]``.  Either keeps the call, its
-type, its scope and its line.  (With mypy, the plugin's ``typing_literalstring_reveal(part,
-1)``: mypy's own reveal writes LiteralString as str.)  ``sink_outcomes`` reads the answers.
+name whose sink the checker may not see, its callee.  ``probe_insertions`` asks the checker about
+them in the copy (``Checker.ask``: the text is also given to the judge, whose answer is the
+verdict, ``checkers/asking.py``), next to the call: ``cur.execute(q)`` as a statement is
+followed, on its last line, by ``; <asks>``, a call used as a value ``c(...)`` becomes
+``(c(...), <asks>)[0]``, and a shell script in an argument list ``s`` becomes ``(s, <asks>)[0]``
+where it stands.  Each keeps the call, its type, its scope and its line.  ``verdicts`` reads
+the answers.
 """
 
 from __future__ import annotations
@@ -34,14 +36,21 @@ from typing_literalstring.analysis.wrappers import (
     Wrappers,
     is_defined_by,
 )
+from typing_literalstring.checkers import Checker
+from typing_literalstring.checkers.asking import Probe
 from typing_literalstring.core.source_edits import byte_offsets, segment
-from typing_literalstring.specs.argv_shell import REVEAL_FUNCTION
+from typing_literalstring.specs.argv_shell import ShellInArgv
 from typing_literalstring.specs.sinks import (
+    LOGGING,
+    LOGGING_MESSAGE,
     SHELL,
+    SHELL_ARGV,
     SINK_NAMES,
     SUBPROCESS_FUNCTIONS,
     Rule,
     callee_name,
+    has_format_arguments,
+    log_message,
     sink_names,
 )
 
@@ -53,6 +62,8 @@ _STDLIB_SHELL = frozenset(
 )
 # Functions given their command with `shell=`: the others take it as their first argument.
 _SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set)
 
 # The template sinks called on an environment, which may be one of Jinja2's sandboxes: the
 # standard fix for template injection, which inherits our tightened Environment.from_string.
@@ -87,6 +98,19 @@ class Look:
     # (``project_defs.Foreign``: tblib's ``Traceback.from_string``): a sink only where the
     # checker reveals a LiteralString parameter, never a finding by its name.
     foreign: str = ""
+    # Asked where it stands, not after the call: a shell script in an argument list, which
+    # may be added to the list lines before the call that starts the shell.
+    wrap: ast.expr | None = None
+    # Asked where no name may be bound with `:=` (a comprehension in a class body).
+    bind: bool = True
+
+    @property
+    def texts(self) -> list[ast.expr]:
+        """What the judge is asked about: the text, or each item of a list, tuple or set
+        display given to a wrapper (`create_index(["name", column])`), literals left out."""
+        argument = self.argument
+        items = argument.elts if isinstance(argument, _DISPLAYS) else [argument]
+        return [i for i in items if not isinstance(i, (ast.Constant, ast.Starred))]
 
 
 def text_argument(call: ast.Call, name: str) -> ast.expr | None:
@@ -147,11 +171,15 @@ def looks(
     instrumented: Instrumented,
     wrappers: Wrappers | None = None,
     own: Callees | None = None,
+    profile: str = "default",
+    shells: Sequence[ShellInArgv] = (),
 ) -> list[Look]:
-    """The SQL, shell, template and markup calls among ``calls``, and the calls of the
-    project's own ``wrappers`` of them, with what to reveal.  ``own``: what the calls name
-    in the project (``project_defs``): a call of the project's own function named like a
-    sink is judged as a call of a wrapper when that function is one, else not at all."""
+    """The sink calls among ``calls``, the calls of the project's own ``wrappers`` of them,
+    and the shells started through argument lists (``shells``), with what to ask.  ``own``:
+    what the calls name in the project (``project_defs``): a call of the project's own function
+    named like a sink is judged as a call of a wrapper when that function is one, else not at
+    all.  ``profile``: the strict one asks for every log message, the default one only for a
+    message followed by formatting arguments."""
     found: list[Look] = []
     decorators = {
         id(d)
@@ -171,6 +199,7 @@ def looks(
         if isinstance(node, ast.JoinedStr)
         for inner in ast.walk(node)
     }
+    unbound = class_level(tree)
     imported = imported_packages(tree)
     names = sink_names(imported)
     for call in calls:
@@ -178,34 +207,38 @@ def looks(
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
         name = callee_name(call.func)
         candidates = (wrappers or {}).get(name or "", ())
-        sink = name in names and names[name][0] in FAMILIES
+        family = names[name][0] if name in names else None
+        sink = family in FAMILIES or family is LOGGING
         resolved = own.of(call) if own is not None and (sink or candidates) else None
         if isinstance(resolved, Own):
             candidates = [w for w in candidates if is_defined_by(w, resolved)]
         elif isinstance(resolved, Foreign) and not sink:
             candidates = []  # another package's function of a wrapper's name
+        statement = statements.get(id(call))
+        revealable, bind = id(call) not in in_fstrings, id(call) not in unbound
         if not sink or isinstance(resolved, Own):
             look = _wrapper_look(call, candidates, instrumented)
             if look is not None:
-                found.append(
-                    replace(
-                        look,
-                        statement=statements.get(id(call)),
-                        revealable=id(call) not in in_fstrings,
-                    )
-                )
+                found.append(replace(look, statement=statement, revealable=revealable, bind=bind))
             continue
         if name == "extra":
             continue  # Django's extra takes its SQL by keyword, in lists
         assert name is not None
         rule, api = names[name]
         api = own_sinks.named_by_imports(name, api, imported)
-        argument = text_argument(call, name)
+        if rule is LOGGING:
+            argument = log_message(call, name)
+            if not has_format_arguments(call, name):
+                if profile != "strict":
+                    continue  # the standard logging module does not format such a message
+                rule = LOGGING_MESSAGE
+        else:
+            argument = text_argument(call, name)
         if argument is None:
             continue  # nothing to judge here
         weak = name not in SINK_NAMES
-        if isinstance(argument, ast.Constant) and not weak:
-            # A literal in view: proven whatever the callee, nothing to reveal.
+        if _literal_constant(argument) and not weak:
+            # A literal in view: proven whatever the callee, nothing to ask.
             found.append(Look(call, rule, api, argument, (), False, "", None))
             continue
         parts = [
@@ -214,7 +247,9 @@ def looks(
             for inner in instrumented.through_names(part)
         ]
         built = _built(argument, instrumented)
-        is_stdlib_shell = rule is SHELL and name in _STDLIB_SHELL
+        known_callee = (rule is SHELL and name in _STDLIB_SHELL) or (
+            rule in (LOGGING, LOGGING_MESSAGE) and _logging_module(call.func, tree)
+        )
         found.append(
             Look(
                 call,
@@ -224,9 +259,7 @@ def looks(
                 tuple(parts),
                 built is not None,
                 _literal_text(built),
-                None if is_stdlib_shell else call.func,
-                statements.get(id(call)),
-                id(call) not in in_fstrings,
+                None if known_callee else call.func,
                 receiver=(
                     call.func.value
                     if name in COMPILED_ON_AN_ENVIRONMENT and isinstance(call.func, ast.Attribute)
@@ -234,8 +267,72 @@ def looks(
                 ),
                 weak=weak,
                 foreign=resolved.package if isinstance(resolved, Foreign) else "",
+                statement=statement,
+                revealable=revealable,
+                bind=bind,
             )
         )
+    found += [_argv_look(shell, instrumented, unbound) for shell in shells]
+    return found
+
+
+def _literal_constant(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _logging_module(func: ast.expr, tree: ast.Module) -> bool:
+    """``logging.info`` where ``logging`` is the standard module, imported as such."""
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "logging"
+        and any(
+            isinstance(node, ast.Import)
+            and any(a.name == "logging" and a.asname is None for a in node.names)
+            for node in all_nodes(tree)
+        )
+    )
+
+
+def _argv_look(shell: ShellInArgv, instrumented: Instrumented, unbound: set[int]) -> Look:
+    """A shell started through an argument list: its script is asked about where it stands."""
+    script = shell.script
+    parts = [
+        inner for part in composition_parts(script) for inner in instrumented.through_names(part)
+    ]
+    built = _built(script, instrumented)
+    return Look(
+        shell.call,
+        SHELL_ARGV,
+        "a shell started through an argument list",
+        script,
+        tuple(parts),
+        built is not None,
+        _literal_text(built),
+        None,
+        wrap=script,
+        bind=id(shell.call) not in unbound,
+    )
+
+
+def class_level(tree: ast.Module) -> set[int]:
+    """id() of every node whose nearest enclosing function, lambda or class is a class: no name
+    may be bound there with `:=` inside a comprehension (pyright refuses it in the class body
+    itself too)."""
+    found: set[int] = set()
+
+    def visit(node: ast.AST, in_class: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                visit(child, True)
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                visit(child, False)
+            else:
+                if in_class:
+                    found.add(id(child))
+                visit(child, in_class)
+
+    visit(tree, False)
     return found
 
 
@@ -288,52 +385,58 @@ def _wrapper_look(
 
 
 def probe_insertions(
-    source: str, found: Sequence[Look], instrumented: Instrumented, function: bool = False
+    source: str,
+    found: Sequence[Look],
+    instrumented: Instrumented,
+    checker: Checker,
+    probe: Probe,
 ) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
-    """The insertions that wrap each call in its reveals (see the module's docstring): those
-    that open, outer calls first, and those that close, inner calls first.  ``function``: reveal
-    with the probe module's function (mypy; its import is the caller's business).  A node that
-    spans lines or is misplaced (f-strings before Python 3.12) is not revealed."""
+    """The insertions that put each look's questions next to it (see the module's docstring):
+    those that open, outer ones first, and those that close, inner ones first.  The text is
+    asked about and judged; its parts, where their types come from, the callee and the
+    receiver are asked about.  A node that spans lines or is misplaced (f-strings before
+    Python 3.12) is not asked about; the import of the probe is the caller's business."""
     data, offsets = source.encode("utf-8"), byte_offsets(source)
     opens: list[tuple[int, int, bytes]] = []
     closes: list[tuple[int, int, bytes]] = []
     for look in found:
         if not look.revealable:
             continue
-        nodes = [*look.parts, *(n for p in look.parts for n in origin_nodes(p, instrumented))]
+        texts = look.texts
+        nodes = [
+            *texts,
+            *look.parts,
+            *(n for p in look.parts for n in origin_nodes(p, instrumented)),
+        ]
         if look.callee is not None:
             nodes.append(look.callee)
         if look.receiver is not None:
             nodes.append(look.receiver)
-        reveals: list[bytes] = []
+        asks: list[str] = []
         for node in {id(n): n for n in nodes}.values():
             text = _one_line(data, offsets, node)
             if text is not None:
                 tag = instrumented.tag(node)
-                probe = (
-                    f"{REVEAL_FUNCTION}({text}, {tag})"
-                    if function
-                    else f"reveal_type(({text}, {tag}))"
-                )
-                reveals.append(f"{probe}, ".encode())
-        if not reveals:
+                judge = any(node is t for t in texts)
+                asks += checker.ask(probe, text, tag, judge=judge, bind=look.bind)
+        if not asks:
             continue
-        call = look.call
-        assert call.end_lineno is not None
-        assert call.end_col_offset is not None
-        start = offsets[call.lineno - 1] + call.col_offset
-        end = offsets[call.end_lineno - 1] + call.end_col_offset
-        # The reveals come after the call: mypy keeps only the first of two equal messages on
-        # a line, and the original's must be the one kept.
-        if look.statement is not None:
+        around = look.wrap or look.call
+        assert around.end_lineno is not None
+        assert around.end_col_offset is not None
+        start = offsets[around.lineno - 1] + around.col_offset
+        end = offsets[around.end_lineno - 1] + around.end_col_offset
+        # The asks come after the call: mypy keeps only the first of two equal messages on a
+        # line, and the original's must be the one kept.
+        if look.wrap is None and look.statement is not None:
             statement = look.statement
             assert statement.end_lineno is not None
             assert statement.end_col_offset is not None
             at = offsets[statement.end_lineno - 1] + statement.end_col_offset
-            closes.append((at, len(data), b"".join(b"; " + r[:-2] for r in reveals)))
+            closes.append((at, len(data), "".join(f"; {a}" for a in asks).encode()))
             continue
         opens.append((start, start - end, b"("))
-        closes.append((end, end - start, b", " + b"".join(reveals)[:-2] + b")[0]"))
+        closes.append((end, end - start, f", {', '.join(asks)})[0]".encode()))
     return [(o, t) for o, _, t in sorted(opens)], [(o, t) for o, _, t in sorted(closes)]
 
 

@@ -1,26 +1,22 @@
 """Which of the tightened run's errors are ours: caused by our stubs at a sink, or saying in
 the checker's words that a LiteralString refused a str.
 
-Most errors say so themselves; the files with an error at a sink call that does not are
-compared with a run on the untightened stubs, and a "no overload matches" error is settled by
-asking the checker for the callee's type (``reveal``)."""
+These words can add findings (LS001 at the project's own LiteralString APIs, a refusal at a
+sink call the probes could not ask about), never prove a call: every sink call's verdict is
+the evidence of the same run (``sink_outcomes``).  An error that does not say is one of the
+checker's other errors: no second run is made to tell (the checkers run in one language and
+with no colour, ``checkers.processes``, so their words read the same everywhere)."""
 
 from __future__ import annotations
 
 import ast
-import builtins
-import collections.abc
 import os
 import re
-import typing
-from collections import Counter
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Sequence
 
 from typing_literalstring.analysis import (
-    callees,
     own_sinks,
-    reveal,
 )
 from typing_literalstring.analysis.classify import Stdlib
 from typing_literalstring.analysis.literal_errors import (
@@ -28,21 +24,16 @@ from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
     names_a_str_method,
-    names_an_operator,
     notes_name_literal_string,
 )
 from typing_literalstring.analysis.parsed import Parsed, sink_call_of
-from typing_literalstring.analysis.runs import Key, Runs, error_key, errors_in, inside
+from typing_literalstring.analysis.runs import Key, error_key
 from typing_literalstring.checkers import (
     Checker,
     Diagnostic,
     MypyPlugin,
-    RunResult,
 )
 from typing_literalstring.core.errors import CheckerFailedError
-from typing_literalstring.core.project import (
-    search_paths,
-)
 from typing_literalstring.specs.sinks import (
     SinkCall,
 )
@@ -50,43 +41,32 @@ from typing_literalstring.specs.typeshed_literals import literal_preserving_para
 
 
 def judge(
-    run: RunResult,
     tightened: list[Diagnostic],
     parsed: dict[str, Parsed],
-    runs: Runs,
-    root: Path,
+    checker: str,
     stdlib: Stdlib,
-    untightened: Callable[[], Path],
-    progress: Callable[[str], None],
-    commands: Mapping[tuple[str, int, int], str] | None = None,
+    notes: Sequence[Diagnostic] = (),
 ) -> tuple[set[Key], set[Key]]:
-    """The tightened run's errors that our stubs caused, and those about a LiteralString.
+    """The tightened run's errors that our stubs caused at a sink, and those about a
+    LiteralString, as far as their own words tell (every sink call's verdict comes from the
+    evidence of the same run, ``sink_outcomes``: these errors can add findings, never prove).
 
-    Errors at calls to our sinks may come from our stubs.  Most say so themselves; the files
-    with one that does not are compared with a run on the untightened stubs (``untightened``
-    gives their overlay), and a "no overload matches" that names no LiteralString is settled
-    by asking the checker for the callee's type.  ``commands``: the shell commands' types the
-    run revealed (``probes.split``), which settle ty's "no overload" at a shell sink."""
-    checker = runs.checker
+    An error at a sink call that does not say whether our stubs caused it, and a "no overload
+    matches" that names no LiteralString, is one of the checker's other errors: no second run
+    is made to tell."""
     # Errors of the base stubs at a shell sink called without a shell: about a LiteralString
     # in pyright's words, but no literal would make them pass.
     base = {
         error_key(d)
         for d in tightened
-        if own_sinks.may_be_ours(d, checker.name)
+        if own_sinks.may_be_ours(d, checker)
         and (call := sink_call_of(parsed[d.path], d)) is not None
         and own_sinks.only_with_a_shell(call.called_as)
         and _without_a_shell(parsed[d.path], call)
     }
-    from_stubs, at_sinks = judge_sink_errors(tightened, parsed, checker.name, commands or {})
-    if at_sinks:
-        progress(f"comparing {len(at_sinks)} files with the untightened stubs")
-        search = search_paths(root)
-        stock = runs.run(at_sinks, "untightened", search, untightened(), stock=True)
-        # The stock stubs word a base error otherwise (`_CMD`, not our LiteralString).
-        from_stubs |= stub_errors(tightened, stock, at_sinks) - base
+    from_stubs = judge_sink_errors(tightened, parsed, checker)
     kept = _literal_string_names(parsed)
-    about = about_literal_strings(run, tightened, from_stubs, checker.name) - base
+    about = about_literal_strings(tightened, from_stubs, checker, notes) - base
     # typeshed's own LiteralString overloads (str.join, os.path.join) beside one for any str:
     # the plain checker reports these errors too, and no literal would make them pass.
     about -= {
@@ -103,36 +83,22 @@ def judge(
         for d in tightened
         if error_key(d) in from_stubs
         and sink_call_of(parsed[d.path], d) is None
-        and is_about_literal_string(d, checker.name)
+        and is_about_literal_string(d, checker)
     } - base
-    unsure = [
-        d
-        for d in tightened
-        if is_no_matching_overload(d)
-        and error_key(d) not in base
-        and error_key(d) not in about
-        and error_key(d) not in from_stubs
-        and not names_a_str_method(d)
-        and not names_an_operator(d)
-        and not fails_for_another_reason(d, tightened)
-        and not typesheds_own(d, tightened, stdlib.typeshed, kept)
-    ]
-    if unsure and checker.reveals_overload_callees:
-        progress(
-            f"asking {checker.name} which of {len(unsure)} overloaded callees take LiteralString"
-        )
-        about |= revealed_literal_callees(runs, unsure, parsed, root, stdlib)
     return from_stubs, about
 
 
 def about_literal_strings(
-    run: RunResult, errors: list[Diagnostic], from_stubs: set[Key], checker: str
+    errors: list[Diagnostic],
+    from_stubs: set[Key],
+    checker: str,
+    notes: Sequence[Diagnostic] = (),
 ) -> set[Key]:
     """The errors that say, in the checker's own words, that a LiteralString refused a str."""
-    notes: dict[tuple[str, int, int], list[Diagnostic]] = {}
-    for d in run.diagnostics:
+    by_place: dict[tuple[str, int, int], list[Diagnostic]] = {}
+    for d in notes:
         if d.severity == "note":
-            notes.setdefault((d.path, d.line, d.column), []).append(d)
+            by_place.setdefault((d.path, d.line, d.column), []).append(d)
     return {
         error_key(d)
         for d in errors
@@ -143,7 +109,7 @@ def about_literal_strings(
                 is_no_matching_overload(d)
                 and checker != "mypy+plugin"  # the plugin rewords these itself
                 and not names_a_str_method(d)
-                and notes_name_literal_string(notes.get((d.path, d.line, d.column), []))
+                and notes_name_literal_string(by_place.get((d.path, d.line, d.column), []))
             )
         )
     }
@@ -247,99 +213,6 @@ def typesheds_own(
     return preserving is not None and (not parameter or parameter in preserving)
 
 
-def revealed_literal_callees(
-    runs: Runs, unsure: list[Diagnostic], parsed: dict[str, Parsed], root: Path, stdlib: Stdlib
-) -> set[Key]:
-    """The "no overload matches" errors whose callee's revealed type names LiteralString.
-
-    Builtins and standard-library callees are not asked about: the stock stdlib types no sink
-    with LiteralString, and its literal-preserving overloads are never findings (datasette:
-    `getattr`, `iter`, `Decimal(...)`)."""
-    calls: dict[str, dict[int, ast.Call]] = {}
-    for d in unsure:
-        entry = parsed[d.path]
-        site = entry.sites.at(d.line, d.column)
-        if (
-            site.call is not None
-            and inside(Path(d.path), root)
-            and not callees.from_standard_library(site.call, entry.names, stdlib.modules)
-            and not _own_constructor(site.call, parsed)
-            and not _method_of_a_standard_class(d, parsed)
-        ):
-            calls.setdefault(d.path, {})[id(site.call)] = site.call
-    if not calls:
-        return set()
-    mirror = runs.workdir / "mirror"
-    copies = reveal.build_mirror(
-        root,
-        {
-            Path(p): reveal.wrap_callees(parsed[p].source, list(c.values()))
-            for p, c in calls.items()
-        },
-        mirror,
-    )
-    result = runs.run(copies, "reveal-run", search_paths(mirror), None)
-    takes_literal = {
-        (str(copies[d.path]), d.line)
-        for d in result.diagnostics
-        if d.path in copies and d.severity != "error" and "LiteralString" in d.message
-    }
-    return {error_key(d) for d in unsure if (d.path, d.line) in takes_literal}
-
-
-# ty names the class of a method: "No overload of bound method `MutableMapping.setdefault`".
-_BOUND_METHOD = re.compile(r"No overload of bound method `(?P<cls>\w+)\.\w+`")
-
-
-def _method_of_a_standard_class(d: Diagnostic, parsed: dict[str, Parsed]) -> bool:
-    """Whether the message names a method of a builtin, ``typing`` or ``collections.abc``
-    class (pint's `dict.setdefault` reached through an attribute: ty asked for its type on
-    every datasette check) that no file of the project defines a class of that name for: the
-    stock stubs type no such method with LiteralString, as for ``from_standard_library``."""
-    named = _BOUND_METHOD.search(d.message)
-    if named is None:
-        return False
-    cls = named["cls"]
-    if not any(hasattr(m, cls) for m in (builtins, typing, collections.abc)):
-        return False
-    defined = re.compile(rf"^\s*class\s+{cls}\b", re.MULTILINE)
-    return not any(defined.search(e.source) for e in parsed.values())
-
-
-def _own_constructor(call: ast.Call, parsed: dict[str, Parsed]) -> bool:
-    """Whether a call is the project's own code building an instance of its own class
-    (`self.__class__(q, units)`, `super().__new__(cls, ...)`: pint, vendored in datasette,
-    asked for nine such callees on every check), while no function of the project named
-    ``__new__`` or ``__init__`` takes LiteralString: then no overload of it does."""
-    if not _names_own_class(call.func):
-        return False
-    return not any(
-        own_sinks.literal_string_functions(e.tree, e.source) & {"__new__", "__init__"}
-        for e in parsed.values()
-    )
-
-
-def _names_own_class(func: ast.expr) -> bool:
-    """`cls`, `self.__class__`, `type(self)`, `super().__new__`, `super().__init__`."""
-    if isinstance(func, ast.Name):
-        return func.id == "cls"
-    if isinstance(func, ast.Call):
-        return _is_name(func.func, "type") and [_is_name(a, "self") for a in func.args] == [True]
-    if isinstance(func, ast.Attribute):
-        if func.attr == "__class__":
-            return _is_name(func.value, "self")
-        return (
-            func.attr in ("__new__", "__init__")
-            and isinstance(func.value, ast.Call)
-            and _is_name(func.value.func, "super")
-        )
-    return False
-
-
-def _is_name(node: ast.expr, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
-
-
 def refuse_plugin_failures(checker: Checker, errors: list[Diagnostic], cwd: Path) -> None:
     """A module our mypy plugin could not check has unknown findings: never a pass."""
     failed = [
@@ -354,13 +227,9 @@ def refuse_plugin_failures(checker: Checker, errors: list[Diagnostic], cwd: Path
 
 
 def judge_sink_errors(
-    tightened: list[Diagnostic],
-    parsed: dict[str, Parsed],
-    checker: str,
-    commands: Mapping[tuple[str, int, int], str],
-) -> tuple[set[Key], set[str]]:
-    """The errors at sink calls that only our stubs give, and the files still to compare
-    (``commands``: the revealed type of shell commands, by their call's place)."""
+    tightened: list[Diagnostic], parsed: dict[str, Parsed], checker: str
+) -> set[Key]:
+    """The errors at sink calls whose words say our stubs gave them."""
     ambiguous: set[str] = set()
     for entry in parsed.values():
         ambiguous |= own_sinks.literal_string_functions(entry.tree, entry.source)
@@ -373,7 +242,6 @@ def judge_sink_errors(
             place = (diagnostic.path, call.line, call.column)
             at_call.setdefault(place, (call, []))[1].append(diagnostic)
     ours: set[Key] = set()
-    unsure: set[str] = set()
     for call, diagnostics in at_call.values():
         called_as = call.called_as
         if own_sinks.only_with_a_shell(called_as) and _without_a_shell(
@@ -384,19 +252,14 @@ def judge_sink_errors(
             # anyway, for `run(["ls", path])` with `path: str | None`).
             continue
         verdicts = own_sinks.judge_call(diagnostics, called_as, checker, ambiguous)
-        command = commands.get((diagnostics[0].path, call.line, call.column))
         for diagnostic, verdict in zip(diagnostics, verdicts):
-            if verdict is own_sinks.Verdict.UNSURE and command is not None:
-                verdict = own_sinks.shell_command_verdict(diagnostic, command) or verdict
             if verdict is own_sinks.Verdict.UNSURE and _imported_from_ours(
                 call, diagnostic, parsed[diagnostic.path], ambiguous
             ):
                 verdict = own_sinks.Verdict.OURS
             if verdict is own_sinks.Verdict.OURS:
                 ours.add(error_key(diagnostic))
-            elif verdict is own_sinks.Verdict.UNSURE:
-                unsure.add(diagnostic.path)
-    return ours, unsure
+    return ours
 
 
 def _without_a_shell(entry: Parsed, call: SinkCall) -> bool:
@@ -432,27 +295,3 @@ def _imported_from_ours(
     return any(
         qualified == ".".join(p for p in (t.module, t.owner or t.function) if p) for t in named
     )
-
-
-# The untightened run checks only some files, so a checker may infer less about code they
-# import: pyright says `Unknown | str | None` there where the full run said `str | None`
-# (borgmatic 2.1.10).  The same error, so the comparison leaves out what is unknown.
-_UNKNOWN = re.compile(r"\bUnknown \| | \| Unknown\b")
-
-
-def _compared(d: Diagnostic) -> Key:
-    return (d.path, d.line, d.column, _UNKNOWN.sub("", d.message))
-
-
-def stub_errors(tightened: list[Diagnostic], stock: RunResult, files: set[str]) -> set[Key]:
-    """The errors only the tightened stubs give (a multiset difference on the compared files)."""
-    remaining = Counter(_compared(d) for d in errors_in(stock, files))
-    new: set[Key] = set()
-    for diagnostic in tightened:
-        if diagnostic.path not in files:
-            continue
-        if remaining[_compared(diagnostic)] > 0:
-            remaining[_compared(diagnostic)] -= 1
-        else:
-            new.add(error_key(diagnostic))
-    return new

@@ -26,9 +26,11 @@ import functools
 import re
 import weakref
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Protocol, Sequence
 
 from typing_literalstring.analysis.statements import all_nodes
+from typing_literalstring.checkers import type_text
+from typing_literalstring.checkers.asking import Answer, Judgement, Probe, judgement
 from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.source_edits import byte_offsets
 from typing_literalstring.specs.sinks import callee_name
@@ -113,18 +115,12 @@ def call_parts(call: ast.Call) -> list[tuple[int, ast.expr]]:
 
 
 def members(revealed: str) -> list[str]:
-    """The members of a revealed union, split at the top level only."""
-    members: list[str] = []
-    depth = start = 0
-    for index, char in enumerate(revealed):
-        if char in "[(":
-            depth += 1
-        elif char in "])":
-            depth -= 1
-        elif depth == 0 and revealed.startswith(" | ", index):
-            members.append(revealed[start:index])
-            start = index + 3
-    return [*members, revealed[start:]]
+    """The members of a revealed union, split at the top level only, outside quoted literal
+    strings (``type_text.split_top``); a text that is no well-formed type is one member."""
+    try:
+        return type_text.split_top(revealed, " | ")
+    except type_text.Malformed:
+        return [revealed]
 
 
 def is_any(revealed: str, items: bool = False) -> bool:
@@ -234,6 +230,16 @@ def _text(source: bytes, offsets: Sequence[int], node: ast.AST, limit: int = 40)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+class Looked(Protocol):
+    """What ``Instrumented`` asks of a sink_looks.Look."""
+
+    @property
+    def texts(self) -> list[ast.expr]: ...
+
+    @property
+    def parts(self) -> tuple[ast.expr, ...]: ...
+
+
 @dataclass
 class Instrumented:
     """One file's parts, the probes around them, and the types the checker revealed."""
@@ -249,6 +255,37 @@ class Instrumented:
     scopes: dict[int, list[Scope]] = field(default_factory=lambda: {})  # id(name) -> scopes
     imported: frozenset[str] = frozenset()  # the names import statements bind
     joined: frozenset[int] = frozenset()  # id() of each `sep.join(items)` argument
+    # tag -> the judge's answer about a sink's text (checkers/asking.py); None: unreadable.
+    judged: dict[int, Judgement | None] = field(default_factory=lambda: {})
+    # The tags whose type was read from a message that may have misplaced it.
+    inexact: set[int] = field(default_factory=lambda: set())
+
+    def answered(
+        self, types: Mapping[int, Answer], judged: Mapping[int, Answer], probe: Probe
+    ) -> None:
+        """Take the run's answers about this file's tagged nodes."""
+        for tag, answer in types.items():
+            self.types[tag] = answer.text
+            if not answer.exact:
+                self.inexact.add(tag)
+        for tag, answer in judged.items():
+            self.judged[tag] = judgement(answer, probe)
+            if not answer.exact:
+                self.inexact.add(tag)
+
+    def judgement(self, node: ast.expr) -> Judgement | None:
+        """The judge's answer about ``node``, if one was asked and given."""
+        tag = self.tags.get(id(node))
+        return None if tag is None else self.judged.get(tag)
+
+    def asked(self, look: Looked) -> bool:
+        """Whether every text of the look was asked about."""
+        return all(id(t) in self.tags for t in look.texts)
+
+    def exact(self, look: Looked) -> bool:
+        """Whether every answer about the look's texts and parts was read exactly."""
+        nodes = [*look.texts, *look.parts]
+        return not any(self.tags.get(id(n)) in self.inexact for n in nodes)
 
     @functools.cached_property
     def encoded(self) -> tuple[bytes, list[int]]:

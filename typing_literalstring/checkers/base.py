@@ -16,6 +16,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
+from typing_literalstring.checkers import type_text
+from typing_literalstring.checkers.asking import JUDGED, Answer, Probe
 from typing_literalstring.checkers.processes import (
     HIGHEST_SIGNAL,
     child_environment,
@@ -335,6 +337,34 @@ class Checker(ABC):
     # the others check a mirror of the project holding the copy (analysis.runs).
     reads_shadow_files: ClassVar[bool] = False
 
+    # -- asking about an expression (checkers/asking.py), and reading the answer --------------
+
+    def ask(
+        self, probe: Probe, expression: str, tag: int, judge: bool = False, bind: bool = True
+    ) -> list[str]:
+        """Expressions that, placed in a probed copy, make the checker reveal ``expression``'s
+        type under ``tag`` and, with ``judge``, give it to the judge.  ``bind``: the place
+        allows binding a name with ``:=`` (not in a comprehension's iterable, nor in a
+        comprehension of a class body), for checkers whose message prints the expression."""
+        asked = [f"reveal_type((({expression}), {tag}))"]
+        if judge:
+            asked.append(f"reveal_type(({probe.judge}(({expression})), {tag + JUDGED}))")
+        return asked
+
+    # What begins and ends the message of a reveal: mypy's and zuban's (a note).
+    revealed_around: ClassVar[tuple[str, str]] = ('Revealed type is "', '"')
+
+    def answer(self, probe: Probe, diagnostic: Diagnostic) -> Answer | None:
+        """What a message of a probed copy reveals, if it is the answer to an ``ask``.  Its
+        message holds nothing but the type between fixed words, so the reading is exact."""
+        if diagnostic.severity == "error":
+            return None
+        start, end = self.revealed_around
+        message = diagnostic.message
+        if not (message.startswith(start) and message.endswith(end)):
+            return None
+        return tagged_answer(message[len(start) : len(message) - len(end)], exact=True)
+
     def failure(self, output: str) -> str:
         """What to tell the user when the checker stopped without checking."""
         return output.strip()[-4000:]
@@ -346,6 +376,17 @@ class Checker(ABC):
     @abstractmethod
     def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
         """Turn the checker's output into diagnostics with absolute paths."""
+
+
+def tagged_answer(text: str, exact: bool) -> Answer | None:
+    """The answer a revealed ``tuple[T, Literal[tag]]`` gives: the judge's when the tag says so."""
+    found = type_text.tagged(type_text.without_builtins(text))
+    if found is None:
+        return None
+    tag, revealed = found
+    if tag >= JUDGED:
+        return Answer(tag - JUDGED, revealed, judged=True, exact=exact)
+    return Answer(tag, revealed, exact=exact)
 
 
 def _count(n: int, thing: str) -> str:

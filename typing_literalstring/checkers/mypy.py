@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from typing_literalstring.checkers import mypy_config
+from typing_literalstring.checkers.asking import JUDGED, Probe
 from typing_literalstring.checkers.base import (
     Checker,
     Diagnostic,
@@ -199,6 +200,17 @@ class MypyPlugin(Mypy):
 
     def is_installed(self) -> bool:
         return super().is_installed() and find_spec(self.plugin_module) is not None
+
+    # mypy's own reveal writes LiteralString as `str` (to mypy it is str): the type is revealed
+    # by the plugin's hook on the probe's `reveal`, and the judge is the plugin's too
+    # (typing_literalstring/mypy/reveal.py), which answer in the words of reveal_type.
+    def ask(
+        self, probe: Probe, expression: str, tag: int, judge: bool = False, bind: bool = True
+    ) -> list[str]:
+        asked = [f"{probe.reveal}(({expression}), {tag})"]
+        if judge:
+            asked.append(f"{probe.judged}(({expression}), {tag + JUDGED})")
+        return asked
 
     def plugin_problem(self) -> str | None:
         """Why the plugin cannot run under the installed mypy; None when it can."""

@@ -17,6 +17,7 @@ _PYREFLY_NOTHING_MATCHED = "No Python files matched"
 class Pyrefly(Checker):
     typeshed_donors = TYPESHED_DONORS  # its typeshed is compiled in: build from pyright's
     name = "pyrefly"
+    revealed_around = ("revealed type: ", "")
     distribution = "pyrefly"
     # Its bundled typeshed describes Python 3.10 and newer; older targets are modelled wrongly.
     oldest_target = (3, 10)

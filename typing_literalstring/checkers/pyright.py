@@ -4,9 +4,17 @@ files analysed."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.asking import Answer, Probe
+from typing_literalstring.checkers.base import (
+    Checker,
+    Diagnostic,
+    Invocation,
+    absolute_path,
+    tagged_answer,
+)
 
 # pyright spells the platforms its own way and checks one per run (docs/checker-facts.md).
 _PYRIGHT_PLATFORMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
@@ -100,6 +108,52 @@ class Pyright(Checker):
                 )
             )
         return diagnostics
+
+    # pyright's reveal prints the expression too, `Type of "EXPR" is "TYPE"`, re-printed from
+    # its tree: a string of the checked code in EXPR may hold `" is "`, so the expression
+    # revealed is a name of ours, bound to it with `:=` where the grammar allows one.
+    def ask(
+        self, probe: Probe, expression: str, tag: int, judge: bool = False, bind: bool = True
+    ) -> list[str]:
+        if not bind:
+            return super().ask(probe, expression, tag, judge, bind)
+        name = probe.variable(tag)
+        asked = [f"({name} := ({expression}))", f"reveal_type({name})"]
+        if judge:
+            asked.append(f"reveal_type({probe.judge}({name}))")
+        return asked
+
+    def answer(self, probe: Probe, diagnostic: Diagnostic) -> Answer | None:
+        if diagnostic.severity == "error":
+            return None
+        message = diagnostic.message
+        for pattern, judged in ((_REVEALED_NAME, False), (_JUDGED_NAME, True)):
+            named = pattern.match(message)
+            if named is not None:
+                if named["secret"] != probe.secret:
+                    return None
+                return Answer(int(named["tag"]), named["type"], judged=judged)
+        if not (message.startswith('Type of "') and message.endswith('"')) or (
+            '" is "' not in message
+        ):
+            return None
+        # A tuple revealed where no name could be bound: the type is what follows the last
+        # `" is "`.  When that holds no quote, no literal string of the type can have held a
+        # `" is "` either, and the reading is exact; else it may be misplaced, and the answer
+        # can withhold a proof but never make one.
+        revealed = message[message.rindex('" is "') + len('" is "') : -1]
+        return tagged_answer(revealed, exact=not any(q in revealed for q in "'\""))
+
+
+# `Type of "_tls_<secret>_<tag>" is "TYPE"`, and the judge's `Type of "_tls_judge_<secret>(...)"`.
+_REVEALED_NAME = re.compile(
+    r'^Type of "_tls_(?P<secret>[0-9a-f]+)_(?P<tag>\d+)" is "(?P<type>.*)"$', re.DOTALL
+)
+_JUDGED_NAME = re.compile(
+    r'^Type of "_tls_judge_(?P<secret>[0-9a-f]+)\(_tls_(?P=secret)_(?P<tag>\d+)\)" '
+    r'is "(?P<type>.*)"$',
+    re.DOTALL,
+)
 
 
 class BasedPyright(Pyright):

@@ -22,6 +22,7 @@ class Ty(Checker):
     # command line, configured excludes, .gitignore and node_modules alike.
     checks_past_syntax_errors = True
     reveals_overload_callees = True
+    revealed_around = ("Revealed type: `", "`")
     lists_argument_types = False
     distribution = "ty"
 

@@ -52,6 +52,7 @@ from typing_literalstring.checkers import (
     enforcing,
     get_checker,
 )
+from typing_literalstring.checkers.asking import Probe, probe_for
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.core import sources
 from typing_literalstring.core.config import ConfigError, Settings, read, selected, selectors
@@ -65,9 +66,9 @@ from typing_literalstring.core.project import (
 )
 from typing_literalstring.report import baseline, cost, output, selection, terminal
 from typing_literalstring.specs import thirdparty
-from typing_literalstring.specs.cache import cached_overlay
+from typing_literalstring.specs.cache import cache_root, cached_overlay
 from typing_literalstring.specs.installed import imported_names
-from typing_literalstring.specs.overlay import UNTIGHTENED, stdlib_modules
+from typing_literalstring.specs.overlay import stdlib_modules
 from typing_literalstring.specs.tighten import PROFILES
 
 
@@ -194,15 +195,14 @@ def run_check(
         # Parsing every file costs about as much as a fast checker's run, so the files are
         # parsed while the checker runs (it waits in another process).
         before = sources.digests(found.values())
-        # Shells in argument lists and logging calls with only *args are judged by probes in
-        # copies of their files, checked in the originals' place in the same run.
+        # Every sink call is asked about in the copy of its file, checked in the original's
+        # place in the same run (analysis.probes); the probe module's names carry a secret of
+        # the user's cache, which no checked project can know (checkers.asking).
         roots, host_grammar = search, isinstance(checker, Mypy)
-        commands = not checker.lists_argument_types  # reveal shell commands too
+        probe = probe_for(cache_root(cache_dir))
         # The files with sink calls, and with calls of the project's own sink wrappers.
         candidates, wrapping, project = probes.with_wrappers(found.values(), roots)
-        # mypy writes LiteralString as str in reveal_type: our plugin reveals sink calls' parts.
-        function = isinstance(checker, MypyPlugin)
-        probed = probes.instrumented(candidates, commands, function, wrapping, project)
+        probed = probes.instrumented(candidates, checker, probe, wrapping, project, profile)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         progress(f"running {checker.name} on {len(found)} file{'s' if len(found) != 1 else ''}")
         read = [0]  # how many files are parsed: counted by the parsing thread
@@ -210,38 +210,20 @@ def run_check(
         with ThreadPoolExecutor(max_workers=1) as pool:
             listed = list(found.values())
             parsing = pool.submit(_parse_counted, listed, roots, host_grammar, read)
-            run = _run_tightened(runs, set(found), here, search, overlay.root, root, parsing)
+            run = _run_tightened(runs, set(found), here, search, overlay.root, root, parsing, probe)
             parsed, unparsable = parsing.result()
             result.unparsable += unparsable
         result.files = len(parsed)
         if run is None or not parsed:
             return result
         files = set(parsed)
-        diagnostics, argv, revealed, parts = probes.split(run.diagnostics, here, checker.name)
+        diagnostics, types, judged = probes.split(run.diagnostics, here, checker, probe)
         run = replace(run, diagnostics=diagnostics)
         tightened = errors_in(run, files)
         refuse_plugin_failures(checker, tightened, cwd)
-
-        def untightened() -> Path:
-            stock = cached_overlay(checker, UNTIGHTENED, cache_dir)
-            result.rebuilt_corrupt_cache |= stock.rebuilt_corrupt
-            return stock.root
-
-        from_stubs, about = judge(
-            run, tightened, parsed, runs, root, stdlib, untightened, progress, revealed
-        )
+        from_stubs, about = judge(tightened, parsed, checker.name, stdlib, run.diagnostics)
         result.findings = classify(tightened, from_stubs, about, parsed, result, stdlib)
-        apart = {
-            p: c for p, c in probed.items() if p not in here and p in parsed and c.needs_a_run()
-        }
-        if apart:
-            progress(f"checking the shells and logging calls of {len(apart)} files apart")
-        argv += probes.findings_apart(runs, apart, search, overlay.root)
-        # The strict profile asks for a literal message anyway: the tightened run found those.
-        seen = {(f.path, f.line, f.column, f.rule.id) for f in result.findings}
-        argv = [f for f in argv if (f.path, f.line, f.column, f.rule.id) not in seen]
-        result.findings = sorted_findings(result.findings + argv)
-        judged = _sink_outcomes(result, parsed, probed, here, parts)
+        judged_calls = _sink_outcomes(result, parsed, probed, here, (types, judged), probe)
         if report_any:
             progress(f"asking {checker.name} which values of type Any reach a LiteralString")
             # Its two checker runs (report_any.unverified_findings) are counted as they start.
@@ -251,7 +233,7 @@ def run_check(
                 runs, parsed, root, tightened, overlay.root, result.findings
             )
             # A call the sink outcomes judged already keeps their finding, which says more.
-            unverified_ = [f for f in unverified_ if (f.path, f.line) not in judged]
+            unverified_ = [f for f in unverified_ if (f.path, f.line) not in judged_calls]
             result.findings = sorted_findings(result.findings + unverified_)
         result.paths = sorted(parsed)
         finish_findings(result, parsed)
@@ -280,23 +262,30 @@ def _sink_outcomes(
     parsed: dict[str, Parsed],
     probed: dict[str, probes.ProbedCopy],
     here: dict[str, probes.ProbedCopy],
-    revealed: probes.Revealed,
+    answers: tuple[probes.Answers, probes.Answers],
+    probe: Probe,
 ) -> set[tuple[str, int]]:
-    """Give every SQL, shell, template and markup call of the checked files its outcome
-    (``sink_outcomes``): the counts and unverified calls go to ``result``, the findings they
-    are worth join its findings.  The places of those findings."""
+    """Give every sink call of the checked files its outcome (``sink_outcomes``) from the
+    run's answers about it: the counts and unverified calls go to ``result``, the findings
+    they are worth join its findings.  The places of those findings."""
     untyped = sink_outcomes.untyped_functions(entry.tree for entry in parsed.values())
+    types, judged = answers
     added: list[Finding] = []
     proven: set[tuple[str, int, int]] = set()
     through: list[tuple[Finding, Wrapper]] = []
     for path, copied in sorted(probed.items()):
         if path not in parsed or not copied.looks or copied.tagged is None:
             continue
-        # A copy not checked in place (outside the root, or in a newer grammar) revealed
-        # nothing: its calls count as unverified, never as proven.
-        copied.tagged.types.update(revealed.get(path, {}) if path in here else {})
-        out = sink_outcomes.outcomes(path, copied.looks, copied.tagged, result.findings, untyped)
-        # A sandboxed template, markup built from escaped text: no sink, no finding.
+        # A copy not checked in place (outside the root, for a checker that reads no shadow
+        # files) was asked nothing: its calls count as unverified, never as proven.
+        asked = path in here
+        if asked:
+            copied.tagged.answered(types.get(path, {}), judged.get(path, {}), probe)
+        out = sink_outcomes.outcomes(
+            path, copied.looks, copied.tagged, result.findings, untyped, asked
+        )
+        # A sandboxed template, markup built from escaped text, a finding the evidence made
+        # again: no second finding.
         result.findings = [f for f in result.findings if f.path != path or not out.clears(f)]
         result.sink_calls += out.calls
         result.proven += out.proven
@@ -320,6 +309,7 @@ def _run_tightened(
     overlay: Path,
     root: Path,
     parsing: Future[tuple[dict[str, Parsed], list[Unparsable]]],
+    probe: Probe,
 ) -> RunResult | None:
     """The one checker run on ``files``, started while they are parsed.
 
@@ -328,7 +318,7 @@ def _run_tightened(
 
     def run_on(files: set[str]) -> RunResult | None:
         copies = {p: c.copy.text for p, c in here.items() if p in files}
-        extra = [probes.probe_stub(runs)] if copies else []
+        extra = [probes.probe_stub(runs, probe)] if copies else []
         return runs.run_in_place(files, "tightened", search, extra, overlay, root, copies)
 
     started: RunResult | CheckerFailedError | None = None
@@ -419,7 +409,14 @@ def command(args: argparse.Namespace) -> int:
         sys.stdout.write(_coloured(output.text(result, shown)))
     if result.unparsable:
         return EXIT_ERROR  # some code was not checked
-    failing = result.findings or (args.warn_unused_suppressions and result.unused_suppressions)
+    gate = args.fail_on_unverified
+    if gate is None:
+        gate = bool(settings.fail_on_unverified)
+    failing = (
+        result.findings
+        or (args.warn_unused_suppressions and result.unused_suppressions)
+        or (gate and result.unverified)
+    )
     return EXIT_FINDINGS if failing else EXIT_OK
 
 

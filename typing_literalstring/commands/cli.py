@@ -133,6 +133,23 @@ def parser() -> argparse.ArgumentParser:
         help="report `# typing-literalstring: ignore[...]` comments that silence nothing, and "
         "fail the run on them",
     )
+    # Two flags rather than argparse.BooleanOptionalAction, which Python 3.8 lacks.
+    check.add_argument(
+        "--fail-on-unverified",
+        action="store_const",
+        const=True,
+        default=None,
+        help="fail the run (exit 1) when any sink call is unverified, not only on findings: "
+        "every SQL, shell, template, markup and logging call must be proven literal or "
+        "reported (also `fail-on-unverified = true` in the table)",
+    )
+    check.add_argument(
+        "--no-fail-on-unverified",
+        dest="fail_on_unverified",
+        action="store_const",
+        const=False,
+        help="unverified sink calls do not fail the run, whatever the table says",
+    )
     check.add_argument(
         "--report-any",
         action="store_true",

@@ -20,7 +20,16 @@ from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.specs.sinks import RULES
 
 TABLE = "tool.typing-literalstring"
-KEYS = ("checker", "profile", "select", "ignore", "per-file-ignores", "exclude", "baseline")
+KEYS = (
+    "checker",
+    "profile",
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "baseline",
+    "fail-on-unverified",
+)
 RULE_IDS = tuple(rule.id for rule in RULES)
 # A selector is a rule code or a prefix of codes (LS1: the SQL rules), as ruff's are.
 _SELECTOR = re.compile(r"LS\d{0,3}")
@@ -42,6 +51,8 @@ class Settings:
     per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: {})
     exclude: tuple[str, ...] = ()
     baseline: Path | None = None  # absolute: relative paths are the root's
+    # Any sink call left unverified fails the run (exit 1): the gate for "nothing unproven".
+    fail_on_unverified: bool | None = None
     source: Path | None = None  # the pyproject.toml read, for messages
 
 
@@ -174,6 +185,9 @@ def read(root: Path, checkers: Sequence[str], profiles: Sequence[str]) -> Settin
     baseline = entries.get("baseline")
     if baseline is not None and (not isinstance(baseline, str) or not baseline):
         raise ConfigError(f"{name} baseline must be a path (a string); it is {baseline!r}")
+    gate = entries.get("fail-on-unverified")
+    if gate is not None and not isinstance(gate, bool):
+        raise ConfigError(f"{name} fail-on-unverified must be true or false; it is {gate!r}")
     return Settings(
         checker=None if checker is None else _choice(checker, f"{name} checker", checkers),
         profile=None if profile is None else _choice(profile, f"{name} profile", profiles),
@@ -188,5 +202,6 @@ def read(root: Path, checkers: Sequence[str], profiles: Sequence[str]) -> Settin
         if "exclude" not in entries
         else _strings(entries["exclude"], f"{name} exclude", "globs"),
         baseline=None if baseline is None else root / baseline,
+        fail_on_unverified=gate,
         source=path,
     )

@@ -49,7 +49,7 @@ from typing_literalstring.mypy.marker import (
     remember_alias,
     requires_literal,
 )
-from typing_literalstring.mypy.reveal import REVEAL_FUNCTION, reveal_note
+from typing_literalstring.mypy.reveal import probe_function, reveal_note
 from typing_literalstring.mypy.settings import SettingsError, read_settings
 
 _STR_PREFIX = "builtins.str."
@@ -120,7 +120,7 @@ class LiteralStringPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         self._note_checker()
-        return reveal_note if fullname == REVEAL_FUNCTION else None
+        return reveal_note if probe_function(fullname) == "reveal" else None
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         self._note_checker()

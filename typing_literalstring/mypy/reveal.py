@@ -1,4 +1,5 @@
-"""``check``'s reveal of a sink call's parts, with LiteralString written where it is meant.
+"""``check``'s reveal of a sink call's parts, with LiteralString written where it is meant, and its
+judge of a sink call's text.
 
 mypy's own ``reveal_type`` writes LiteralString as ``str`` (to mypy it is ``str``), so the
 probed copies ``check`` makes (``analysis.sink_outcomes``) wrap each part in
@@ -12,13 +13,48 @@ from __future__ import annotations
 from mypy.checker import TypeChecker
 from mypy.nodes import Expression, IntExpr
 from mypy.plugin import FunctionContext
-from mypy.types import CallableType, Overloaded, Type, UnionType, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Overloaded,
+    Type,
+    UnionType,
+    get_proper_type,
+)
 
 from typing_literalstring.mypy.literals import Literalness
 from typing_literalstring.mypy.marker import callable_has_mark, describe, is_str
 
-# The probe module's function (specs/argv_shell.py writes its stub; a test keeps both equal).
-REVEAL_FUNCTION = "_typing_literalstring_probe.typing_literalstring_reveal"
+# The probe module's functions (checkers/asking.py writes its stub, under a name that carries the
+# user's secret, `_tls_probe_<secret>`): the hooks are found by that name's shape.  A module of
+# the checked project so named gains nothing: the hooks compute their answer themselves.
+_PROBE_MODULE = "_tls_probe_"
+
+
+def probe_function(fullname: str) -> str | None:
+    """``reveal``, ``judged`` or ``judge`` when ``fullname`` is that function of a probe
+    module."""
+    module, _, name = fullname.rpartition(".")
+    if module.startswith(_PROBE_MODULE) and "." not in module and name in _PROBES:
+        return name
+    return None
+
+
+_PROBES = ("reveal", "judged", "judge")
+
+
+def judgement(t: Type | None, literal: bool) -> str:
+    """The judge's word (checkers/asking.py) for an argument of type ``t``, ``literal`` when
+    the plugin proves it a literal string: Any when any part of its type is Any."""
+    proper = get_proper_type(t)
+    if proper is None:
+        return "Any"
+    items = proper.items if isinstance(proper, UnionType) else [proper]
+    if any(isinstance(get_proper_type(i), AnyType) for i in items):
+        return "Any"
+    if not _text(proper):
+        return "TlsOther"
+    return "TlsLiteral" if literal else "TlsText"
 
 
 def reveal_note(ctx: FunctionContext) -> Type:

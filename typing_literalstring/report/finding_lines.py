@@ -79,6 +79,8 @@ def lines(finding: Finding, cwd: Path, explained: str | None) -> list[str]:
     said.append(f"    {finding.source}")
     if finding.through:
         said.append(f"    through: {' -> '.join(finding.through)}")
+    if finding.evidence:
+        said.append(f"    evidence: {finding.evidence}")
     if explained:
         said.append(f"    {explained}")
     said.append(f"    fix: {short_fix(finding)}")

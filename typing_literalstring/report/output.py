@@ -188,7 +188,7 @@ def sink_calls_summary(result: CheckResult, listed: bool) -> str | None:
     reasons = Counter(u.reason for u in result.unverified)
     why = ", ".join(f"{n} {UNVERIFIED_REASONS[r]}" for r, n in sorted(reasons.items()))
     return (
-        f"{result.sink_calls} SQL, shell, template and markup call"
+        f"{result.sink_calls} sink call"
         + ("s" if result.sink_calls != 1 else "")
         + f": {result.proven} proven literal, {reported} with a finding, {unverified} unverified"
         + (f" ({why})" if why else "")
@@ -280,6 +280,7 @@ def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, 
         "fingerprint": finding.fingerprint,
         "checker_messages": list(finding.messages),
         "through": list(finding.through),
+        "evidence": finding.evidence,
     }
 
 

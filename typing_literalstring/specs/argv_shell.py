@@ -212,7 +212,7 @@ def probe_insertions(
 def probe_import(source: str, tree: ast.Module, name: str) -> tuple[tuple[int, bytes], int]:
     """The import of a probe function from the probe module (after the docstring and the
     ``from __future__`` imports, which must come first): (byte offset, text), and the line the
-    import takes."""
+    import takes.  ``name``: the function, or a whole import line (ending in a newline)."""
     offsets = byte_offsets(source)
     data = source.encode("utf-8")
     after = 0
@@ -230,7 +230,7 @@ def probe_import(source: str, tree: ast.Module, name: str) -> tuple[tuple[int, b
             break
     position = offsets[after] if after < len(offsets) else len(data)
     prefix = b"" if position == 0 or data[position - 1 : position] == b"\n" else b"\n"
-    line = f"from {PROBE_MODULE} import {name}\n".encode()
+    line = (name if name.endswith("\n") else f"from {PROBE_MODULE} import {name}\n").encode()
     return (position, prefix + line), after + 1
 
 

@@ -301,7 +301,7 @@ def find_sink_calls(
         if name not in names:
             continue
         rule, api = names[name]
-        if rule is LOGGING and not _has_format_arguments(node, name):
+        if rule is LOGGING and not has_format_arguments(node, name):
             rule = LOGGING_MESSAGE  # only the strict profile asks for a literal message here
         callee = segment(data, offsets, node.func) or name
         found.append(
@@ -355,12 +355,22 @@ def with_one_more_argument(source: str, calls: Sequence[ast.Call]) -> str:
     return insert_at(source, one_more_argument(source, calls)).text
 
 
-def _has_format_arguments(call: ast.Call, name: str) -> bool:
+def has_format_arguments(call: ast.Call, name: str) -> bool:
     """Whether a logging call passes arguments to format its message with (``log`` takes the
     level first); ``*args`` may hold some."""
     message_at = 1 if name == "log" else 0
     extra = call.args[message_at + 1 :]
     return bool(extra) or any(isinstance(a, ast.Starred) for a in call.args)
+
+
+def log_message(call: ast.Call, name: str) -> ast.expr | None:
+    """The message of a logging call (``log`` takes the level first), or None where it is
+    unpacked or missing."""
+    message_at = 1 if name == "log" else 0
+    given = call.args[: message_at + 1]
+    if len(given) > message_at and not any(isinstance(a, ast.Starred) for a in given):
+        return given[message_at]
+    return next((k.value for k in call.keywords if k.arg == "msg"), None)
 
 
 def innermost_sink_call(calls: list[SinkCall], line: int, column: int) -> SinkCall | None:
