@@ -26,7 +26,6 @@ from typing_literalstring.analysis.literal_errors import (
     is_no_matching_overload,
 )
 from typing_literalstring.analysis.parsed import Parsed
-from typing_literalstring.analysis.probes import probe_stub
 from typing_literalstring.analysis.runs import Runs, inside
 from typing_literalstring.checkers import (
     Diagnostic,
@@ -34,6 +33,7 @@ from typing_literalstring.checkers import (
 from typing_literalstring.core.project import (
     search_paths,
 )
+from typing_literalstring.specs import argv_shell
 from typing_literalstring.specs.sinks import (
     DB_API_LABELS,
     UNVERIFIED,
@@ -91,7 +91,7 @@ def unverified_findings(
     mirror = runs.workdir / "any-substitute"
     texts = {Path(name): copy.source for name, copy in substituted.items()}
     copies = reveal.build_mirror(root, texts, mirror)
-    search = [probe_stub(runs), *search_paths(mirror)]
+    search = [_argv_probe_stub(runs), *search_paths(mirror)]
     result = runs.run(copies, "any-substitute-run", search, overlay)
     refused_before = refused_calls(tightened, parsed, runs.checker.name)
     errors: dict[str, list[tuple[Diagnostic, str | None]]] = {}
@@ -117,6 +117,15 @@ def unverified_findings(
                     _unverified_finding(entry, refusal.call, found.explain(parts), refusal.errors)
                 )
     return findings
+
+
+def _argv_probe_stub(runs: Runs) -> Path:
+    """The folder holding the stub of the LS202 probe of the substituted copies
+    (``argv_shell.PROBE_STUB``: a shell script given to it must be literal)."""
+    folder = runs.workdir / "argv-probe"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{argv_shell.PROBE_MODULE}.pyi").write_text(argv_shell.PROBE_STUB, "utf-8")
+    return folder
 
 
 def _unverified_finding(
