@@ -218,8 +218,9 @@ def check(
         instrumented: Instrumented,
         reported: Sequence[Finding],
         untyped_functions: frozenset[str],
+        asked: bool = True,
     ) -> sink_outcomes.Outcomes:
-        out = original(path, found, instrumented, reported, untyped_functions)
+        out = original(path, found, instrumented, reported, untyped_functions, asked)
         at = set(out.proven_at)
         for look in found:
             if (look.call.lineno, look.call.col_offset + 1) in at:

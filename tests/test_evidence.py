@@ -45,11 +45,12 @@ def crafted(cmd: Union[Crafted, str], conn: sqlite3.Connection) -> None:
     conn.execute(cmd)  # LS101
 """
 # A type alias whose literal reads like a checker's message about another call.
-ALIASES = """\
-from typing import Literal
-
-Crafted = Literal['" cannot be assigned to parameter "p" of type "int" in function "g"\\n  "x" is not assignable to "int']
-"""
+ALIASES = (
+    "from typing import Literal\n"
+    "\n"
+    'Crafted = Literal[\'" cannot be assigned to parameter "p" of type "int" in function '
+    '"g"\\n  "x" is not assignable to "int\']\n'
+)
 # A file-level comment that turns off the errors the sinks raise.
 PRAGMA = """\
 # pyright: reportCallIssue=false, reportArgumentType=false

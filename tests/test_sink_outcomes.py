@@ -12,9 +12,9 @@ import pytest
 
 from typing_literalstring.analysis import probes, sink_looks, unverified
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
+from typing_literalstring.checkers.asking import JUDGED, Probe
 from typing_literalstring.commands import EXIT_FINDINGS
 from typing_literalstring.commands.cli import main
-from typing_literalstring.checkers.asking import JUDGED, Probe
 from typing_literalstring.mypy.reveal import probe_function
 
 # Each line marked with the rule it must get by default, or with the outcome it must have.
@@ -71,7 +71,9 @@ MARKS = {
     n: text.split("# ", 1)[1] for n, text in enumerate(PROGRAM.splitlines(), 1) if "  # " in text
 }
 ZUBAN = {
-    n: "unverified callee-str" for n, text in enumerate(PROGRAM.splitlines(), 1) if "+ TABLE" in text
+    n: "unverified callee-str"
+    for n, text in enumerate(PROGRAM.splitlines(), 1)
+    if "+ TABLE" in text
 }
 
 
@@ -229,7 +231,8 @@ def test_the_plugin_answers_for_the_probe_module() -> None:
     assert probe_function(f"{PROBE.module}.judge") == "judge"
     assert probe_function(f"{PROBE.module}.reveal") == "reveal"
     assert probe_function("myapp.judge") is None
-    assert "def judge(" in PROBE.stub() and "def reveal(" in PROBE.stub()
+    assert "def judge(" in PROBE.stub()
+    assert "def reveal(" in PROBE.stub()
 
 
 @pytest.mark.parametrize(

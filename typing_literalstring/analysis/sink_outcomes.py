@@ -77,8 +77,10 @@ class Outcomes:
     # the call: a template compiled in a sandbox, markup built from escaped text.
     cleared: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=lambda: [])
     # The calls (line, column) whose finding is made here from the evidence: a finding the
-    # checker's error made at the same call says the same, and gives way.
+    # checker's error made at the same call says the same, and gives way; and where the
+    # checker's other errors about those calls stand (the call, its callee's name, its text).
     absorbed: list[tuple[int, int]] = field(default_factory=lambda: [])
+    quieted: set[tuple[int, int]] = field(default_factory=lambda: set())
     # Where the calls proven literal are (line, column), and the findings made at calls of
     # the project's wrappers with the wrapper each went through: a wrapper whose own call
     # is proven (it checked its parameter) makes no finding (``drop_validated_wrappers``).
@@ -127,18 +129,30 @@ def outcomes(
             continue
         before = (len(out.findings), out.proven, len(out.unverified))
         _judge(out, path, look, instrumented, untyped_functions, asked)
-        if place in at_calls:
+        if len(out.findings) > before[0]:
+            out.absorbed.append(place)
+            out.quieted |= _where_errors_stand(look)
+        elif place in at_calls:
             # The checker's own error made a finding here: it stands whatever the evidence
             # says, in place of a proof or an unverified entry (never the other way round).
-            if len(out.findings) > before[0]:
-                out.absorbed.append(place)
-            else:
-                out.proven, out.unverified = before[1], out.unverified[: before[2]]
-                if out.proven_at and out.proven_at[-1] == place:
-                    out.proven_at.pop()
-        elif len(out.findings) > before[0]:
-            out.absorbed.append(place)
+            out.proven, out.unverified = before[1], out.unverified[: before[2]]
+            if out.proven_at and out.proven_at[-1] == place:
+                out.proven_at.pop()
     return out
+
+
+def _where_errors_stand(look: Look) -> set[tuple[int, int]]:
+    """Where a checker puts its error about a sink call's text (1-based line, column): at the
+    call (mypy, ty, pyrefly), at the callee's name (pyright's "No overloads for"), or at the
+    text itself (an argument's type)."""
+    call = look.call
+    places = {(call.lineno, call.col_offset + 1)}
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.end_lineno is not None:
+        places.add((func.end_lineno, (func.end_col_offset or 0) - len(func.attr) + 1))
+    for text in [look.argument, *look.texts]:
+        places.add((text.lineno, text.col_offset + 1))
+    return places
 
 
 def _is_a_sink_call(look: Look, instrumented: Instrumented) -> bool:
@@ -189,7 +203,10 @@ def _judge(
             )
             out.unverified.append(unverified_call(path, look, callee_text, "inexact", detail))
         return
-    if any_parts:
+    # A text whose only parts not literal are Any (an f-string of an Any is a str to the
+    # checker, `"a" + Any` is Any) is the Any's outcome; a part that is a plain str makes it a
+    # finding, whatever else the text holds.
+    if any_parts and not _str_parts(look, instrumented):
         _any_outcome(out, path, look, instrumented, any_parts, receiver, untyped_functions)
         return
     # A plain string, or not only a string.
@@ -303,6 +320,15 @@ def _any_outcome(
         callee_type = instrumented.type_of(look.callee) if look.callee is not None else None
         detail = f"`{callee}` is {callee_type}"
         out.unverified.append(unverified_call(path, look, callee, reason, detail))
+
+
+def _str_parts(look: Look, instrumented: Instrumented) -> list[ast.expr]:
+    """The parts revealed as a string that is neither literal nor Any."""
+    return [
+        p
+        for p in _open_parts(look, instrumented)
+        if not instrumented.unverified(p) and may_be_text(instrumented.type_of(p) or "Any")
+    ]
 
 
 def _open_parts(look: Look, instrumented: Instrumented) -> list[ast.expr]:

@@ -287,6 +287,10 @@ def _sink_outcomes(
         # A sandboxed template, markup built from escaped text, a finding the evidence made
         # again: no second finding.
         result.findings = [f for f in result.findings if f.path != path or not out.clears(f)]
+        # The checker's errors about a call whose finding the evidence made say it again.
+        result.other = [
+            d for d in result.other if d.path != path or (d.line, d.column) not in out.quieted
+        ]
         result.sink_calls += out.calls
         result.proven += out.proven
         result.unverified += out.unverified
