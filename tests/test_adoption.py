@@ -217,7 +217,9 @@ def test_sarif_results_carry_the_fingerprint_and_say_what_set_them_aside(
 
 
 # What each checker's own ignore comments hide, measured with the versions pinned in
-# pyproject.toml: check sees only what its checker reports, so a hidden error is no finding.
+# pyproject.toml.  They hide the checker's error, never the call's verdict: where the comment
+# also hides the checker's answer about the text (pyright's `# type: ignore`, mypy's bare
+# one), the call is unverified; everywhere else the evidence makes it a finding.
 IGNORES = """\
 import sqlite3
 
@@ -232,16 +234,18 @@ def f(conn: sqlite3.Connection, sql: str) -> None:
     conn.execute(sql)  # ty: ignore[invalid-argument-type]
     conn.execute(sql)  # noqa
 """
-STILL_REPORTED = {
-    # pyright honours `# type: ignore` whatever code it names (enableTypeIgnoreComments).
-    "pyright": [5, 11, 12],
-    "basedpyright": [5, 11, 12],
-    # mypy (with our plugin): only a bare ignore or the plugin's own code.
-    "mypy": [5, 7, 9, 10, 11, 12],
-    "ty": [5, 7, 8, 9, 10, 12],
-    # zuban names this error arg-type.
-    "zuban": [5, 8, 9, 10, 11, 12],
-    "pyrefly": [5, 9, 10, 11, 12],
+# The lines whose answer the comment hides: unverified ("checker-ignore"), never proven.
+ANSWER_HIDDEN = {
+    # pyright honours `# type: ignore` whatever code it names (enableTypeIgnoreComments), and
+    # a bare `# pyright: ignore`, for its reveals too.
+    "pyright": [6, 7, 8, 10],
+    "basedpyright": [6, 7, 8, 10],
+    # mypy (with our plugin): only a bare ignore hides the plugin's note.
+    "mypy": [6],
+    "ty": [],
+    # zuban: a bare ignore, and one naming arg-type.
+    "zuban": [6, 7],
+    "pyrefly": [],
 }
 
 
@@ -253,5 +257,10 @@ def test_the_checkers_own_ignore_comments_hide_findings(
     (tmp_path / "ignores.py").write_text(IGNORES)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("TYPING_LITERALSTRING_CACHE", str(tmp_path / "cache"))
-    _, document, _ = _check(capsys, "--checker", name, "ignores.py")
-    assert [f["line"] for f in document["findings"]] == STILL_REPORTED[name]
+    _, document, _ = _check(capsys, "--checker", name, "--show-unverified", "ignores.py")
+    hidden = ANSWER_HIDDEN[name]
+    assert [f["line"] for f in document["findings"]] == [n for n in range(5, 13) if n not in hidden]
+    assert [(u["line"], u["reason"]) for u in document["unverified"]] == [
+        (n, "checker-ignore") for n in hidden
+    ]
+    assert document["sink_calls"]["proven"] == 0

@@ -102,13 +102,17 @@ def test_text_output_names_place_rule_sink_source_and_fix(
     _checker("pyright")
     status, out, _ = _check(["--cache-dir", str(cache_dir), str(VULNERABLE)], capsys)
     assert status == EXIT_FINDINGS
-    header, *first = out.splitlines()[:4]
+    header, *first = out.splitlines()[:5]
     assert re.fullmatch(r"Checked 1 file in \S+ with pyright [\d.]+; Python: .+ \(.+\)", header)
     assert first[0].startswith(f"{VULNERABLE.relative_to(Path.cwd())}:18:12: LS101 sql-injection")
     assert "conn.execute" in first[0]
     assert first[1].strip() == "return conn.execute(query).fetchall()  # LS101 SQL injection"
-    assert first[2].strip().startswith("fix: Keep the SQL literal and pass values as parameters")
-    assert first[2].endswith("See `typing-literalstring rule LS101`.")
+    # What the checker answered about the text: its verdict's evidence.
+    assert first[2].strip() == (
+        "evidence: `query` is str, not a literal string: built from `user_id` (str)"
+    )
+    assert first[3].strip().startswith("fix: Keep the SQL literal and pass values as parameters")
+    assert first[3].endswith("See `typing-literalstring rule LS101`.")
     summary = r"9 findings \(SQL 4, logging 1, shell 4\) with pyright [\d.]+, profile default\."
     assert re.fullmatch(summary, out.splitlines()[-1])
 
@@ -344,7 +348,9 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
     assert [run.returncode for run in runs] == [EXIT_FINDINGS] * 3
     findings = [json.loads(out)["findings"] for out in outputs]
     assert findings[0] == findings[1] == findings[2]
-    names = sorted(p.name for p in cache_dir.iterdir() if p.name != "third-party")
+    names = sorted(p.name for p in cache_dir.iterdir() if p.is_dir() and p.name != "third-party")
+    # One secret for the probes' names, which every run agreed on (checkers/asking.py).
+    assert len((cache_dir / "probe-secret").read_text()) == 16
     # The tightened overlay (and the untightened one, had a sink error needed the comparison),
     # each complete: no build debris.
     assert [n for n in names if "-default-" in n]

@@ -167,7 +167,8 @@ def test_the_teams_own_literal_string_helpers_are_findings(
 def test_psycopg3_typed_with_literal_string_is_checked(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """psycopg 3 (installed from PyPI) types Cursor.execute and sql.SQL with LiteralString."""
+    """psycopg 3 (installed from PyPI) types Cursor.execute and sql.SQL with LiteralString:
+    their calls are SQL sink calls, judged by the checker's answers like sqlite3's."""
     _checker(name)
     pytest.importorskip("psycopg")
     monkeypatch.chdir(tmp_path)
@@ -175,10 +176,10 @@ def test_psycopg3_typed_with_literal_string_is_checked(
     code.write_text(PSYCOPG)
     status, document = _json(["--checker", name, str(code)], capsys, tmp_path / "cache")
     assert status == EXIT_FINDINGS
-    assert _places(document) == {("db.py", n, "LS001") for n in _marked(code)} or (
-        # mypy's plugin flags psycopg's sql.SQL(...).format(...) (issue 11), not a finding here.
-        name == "mypy" and {p[1] for p in _places(document)} >= _marked(code)
-    )
+    assert _places(document) == {("db.py", n, "LS101") for n in _marked(code)}
+    sinks = {f["line"]: f["sink"] for f in document["findings"]}
+    assert sinks[7] == "psycopg Connection/Cursor.execute"
+    assert sinks[10] == "psycopg.sql.SQL"
     for finding in document["findings"]:
         if finding["line"] == 7:
             assert "psycopg.sql" in finding["fix"]
@@ -445,18 +446,14 @@ def test_overload_errors_of_builtins_and_the_standard_library_are_not_revealed(
     assert runs == ["tightened"]
 
 
-@pytest.mark.parametrize(("name", "runs_expected"), [("pyright", [5]), ("ty", [5, 1])])
-def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
-    name: str, runs_expected: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("name", ["pyright", "ty"])
+def test_errors_that_do_not_say_they_are_ours_start_no_second_run(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The untightened comparison runs only on files whose sink errors do not say they are ours.
-
-    pyright's "Argument of type "str" cannot be assigned to parameter "command" of type
-    "LiteralString" in function "system"" names our tightened parameter, and its "No overloads
-    for "run"" comes with "parameter "shell" of type "Literal[False]"", which only our overlay
-    declares: one run.  ty says only "No overload of function `run` matches arguments", and the
-    command the run reveals is `bytes`, neither a str our overloads refuse nor a literal: that
-    file, and only it, is compared.
+    """Each sink call's verdict is the checker's answer about its text, so no file is compared
+    with a run on the untightened stubs any more.  ty's "No overload of function `run`
+    matches arguments" never said whose the error was, and a `bytes` command is neither a str
+    nor a literal: it is text no type proves literal (PEP 675 has no LiteralBytes), a finding.
     """
     checker = _checker(name)
     (tmp_path / "sink.py").write_text("import os\n\ndef f(u: str) -> None:\n    os.system(u)\n")
@@ -478,7 +475,7 @@ def test_only_files_with_unclear_errors_at_sink_calls_are_checked_twice(
         ("shell.py", "LS201"),
         ("sink.py", "LS201"),
     ]
-    assert runs == runs_expected
+    assert runs == [5]
 
 
 @pytest.mark.parametrize(
@@ -626,35 +623,6 @@ def test_relative_imports_in_a_package_init_start_from_the_package() -> None:
         "myapp.reports.run_report"
     )
     assert imported_names(tree, "myapp.main")["run_report"] == "myapp.reports.run_report"
-
-
-def test_the_untightened_comparison_leaves_out_what_the_checker_could_not_infer() -> None:
-    """The untightened run checks only some files, so pyright may say `Unknown | str | None`
-    where the full run said `str | None` (borgmatic 2.1.10, inside a logging call): the same
-    error, not one of our stubs."""
-    path = "/p/paths.py"
-
-    def error(column: int, message: str) -> Diagnostic:
-        return Diagnostic(path, 150, column, "error", message, "reportArgumentType")
-
-    tightened = [
-        error(66, 'Argument of type "str | None" cannot be assigned to parameter "path"'),
-        error(
-            9,
-            'Argument of type "str" cannot be assigned to parameter "msg" of type "LiteralString"',
-        ),
-    ]
-    stock = RunResult(
-        [
-            error(
-                66, 'Argument of type "Unknown | str | None" cannot be assigned to parameter "path"'
-            )
-        ],
-        1,
-        "",
-    )
-    new = stub_errors.stub_errors(tightened, stock, {path})
-    assert new == {(path, 150, 9, tightened[1].message)}
 
 
 def test_modules_installed_without_types_are_told_apart_from_missing_ones(tmp_path: Path) -> None:

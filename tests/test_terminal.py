@@ -149,7 +149,7 @@ def test_a_finding_is_a_line_of_what_and_a_line_of_fix_without_catalogues(
     _, out, _ = _check(tmp_path, cache_dir, capsys, monkeypatch)
     lines = out.splitlines()
     sql = next(n for n, line in enumerate(lines) if " LS101 " in line)
-    what, source, fix = lines[sql : sql + 3]
+    what, source, evidence, fix = lines[sql : sql + 4]
     # The rule's page lists the drivers; each finding said them all (~300 characters).
     assert "psycopg2.sql.SQL" not in out
     assert "Django raw" not in out
@@ -158,11 +158,14 @@ def test_a_finding_is_a_line_of_what_and_a_line_of_fix_without_catalogues(
         "(conn.execute: sqlite3 Connection/Cursor.execute)"
     )
     assert source.strip().startswith("conn.execute(")
+    # What the checker answered about the text, in our words: short, then the fix.
+    assert evidence.startswith("    evidence: ")
+    assert "is str, not a literal string" in evidence
     assert fix.startswith("    fix: ")
     assert fix.endswith("See `typing-literalstring rule LS101`.")
     assert len(fix) < 260
     shell = next(n for n, line in enumerate(lines) if " LS201 " in line)
-    shell_fix = lines[shell + 2]
+    shell_fix = lines[shell + 3]
     # The shell fix said "if you need a shell" and then "If a shell is needed".
     assert shell_fix.lower().count("shell is needed") + shell_fix.count("need a shell") <= 1
     assert shell_fix.startswith("    fix: Pass a list and no shell=True")

@@ -326,12 +326,65 @@ def _top_level_items(listed: str) -> list[str]:
     return [i for i in items if i]
 
 
+# Libraries that type their own SQL sinks with LiteralString (no specification of ours): in a
+# file that imports one (and not the package our table names), a call of such a name is its.
+LIBRARIES_TYPED_LITERAL: dict[str, dict[str, str]] = {
+    "psycopg": {
+        "execute": "psycopg Connection/Cursor.execute",
+        "executemany": "psycopg Cursor.executemany",
+        "SQL": "psycopg.sql.SQL",
+    },
+}
+
+
+def named_by_specification(
+    name: str, api: str, imported: Collection[str], qualified: str = ""
+) -> str:
+    """The name our specification gives the sink a call of ``name`` reaches in a file that
+    imports ``imported`` (``qualified``: what the callee's own import says it is, as
+    `django.template.Template` for `DjangoTemplate`), where exactly one fits: "SQLAlchemy
+    text", not the table's "sqlalchemy.text"; where several do, all of them
+    (``named_by_receiver`` tells them apart); ``api`` where none does."""
+    if name in DB_API_LABELS and "sqlite3" in imported:
+        return api
+    candidates = [
+        t
+        for t in tightened_parameters()
+        if t.called_as == name and t.distribution and t.module.split(".")[0] in imported
+    ]
+    if qualified:
+        top = qualified.split(".")[0]
+        candidates = [t for t in candidates if t.module.split(".")[0] == top] or candidates
+    found = sorted({t.api for t in candidates})
+    return " or ".join(found) if found else api
+
+
+def named_by_receiver(name: str, api: str, receiver: str) -> str:
+    """Of the sinks ``api`` names ("psycopg2 cursor.execute or PyMySQL Cursor.execute"), the
+    ones whose class the receiver's revealed type names (``cursor``, ``pymysql.cursors.Cursor``,
+    ``MySQLdb.cursors.Cursor | None``): the module where the checker prints it, else the class
+    alone; ``api`` unchanged when none matches."""
+    if " or " not in api:
+        return api
+    words = set(re.findall(r"[\w.]+", receiver))
+    candidates = [t for t in tightened_parameters() if t.called_as == name and t.api in api]
+    qualified = {t.api for t in candidates if f"{t.module}.{t.owner}" in words}
+    by_class = {t.api for t in candidates if t.owner in {w.rsplit(".", 1)[-1] for w in words}}
+    found = qualified or by_class
+    return " or ".join(sorted(found)) if found else api
+
+
 def named_by_imports(name: str, api: str, imported: Collection[str]) -> str:
     """How to name a call of an SQL method the table names "sqlite3 Connection/Cursor.execute"
     whatever its receiver, where the checker's messages do not say (its text is Any, it is
     called through a wrapper): in a file that imports no sqlite3, the sinks of that name our
     specifications tighten in the packages ``imported`` (Django's CursorWrapper, asyncpg's
-    Connection), else a DB-API cursor's (issue 28)."""
+    Connection), or a library that types its own (psycopg 3), else a DB-API cursor's (issue
+    28)."""
+    for library, names in LIBRARIES_TYPED_LITERAL.items():
+        owner = api.split(".")[0].split(" ")[0]
+        if library in imported and name in names and owner not in imported:
+            return names[name]
     if name not in DB_API_LABELS or "sqlite3" in imported:
         return api
     named = sorted(

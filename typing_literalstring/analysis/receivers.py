@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Callable, Sequence
 
 from typing_literalstring.analysis.callees import imported_names
 from typing_literalstring.analysis.own_sinks import tightened_parameters
@@ -17,8 +18,11 @@ from typing_literalstring.specs.sinks import callee_name
 
 # A revealed type's members that may hold text: str and its literal forms, and what the checker
 # could not tell (Any, Unknown, object, a type variable's bound is not known here).
+# Bytes too: a command or query of bytes built from input is the same injection, and no type
+# can prove bytes literal (PEP 675 has no LiteralBytes).
 _TEXT_MEMBER = re.compile(
-    r"(?:builtins\.)?(?:str|LiteralString|Any|Unknown|object)\*?$|Literal\[['\"]|.*\bstr\b"
+    r"(?:builtins\.)?(?:str|bytes|LiteralString|Any|Unknown|object)\*?$|Literal\[b?['\"]"
+    r"|.*\bstr\b"
 )
 
 
@@ -44,41 +48,75 @@ _CONSTRUCTED = frozenset(
     t.owner for t in tightened_parameters() if t.function in ("__init__", "__new__") and t.owner
 )
 
+# The classes whose constructor we tighten, by the name their package exports them under.
+_TIGHTENED_CLASSES = frozenset(
+    f"{t.module.split('.')[0]}.{t.owner}"
+    for t in tightened_parameters()
+    if t.function in ("__init__", "__new__") and t.owner
+)
 # The packages whose classes may override one of those constructors untyped: a library we
 # tighten (Jinja2 3.0's `jinja2.Markup` over markupsafe's).  A project's own class of such a
 # name (peewee's `SQL`, Pony's `RawSQL`) inherits nothing of ours.
 _TIGHTENED_PACKAGES = frozenset(t.module.split(".")[0] for t in tightened_parameters())
 
 
-def receiver_kind(look: Look, callee_type: str | None, tree: ast.Module) -> str:
-    """ "sink" (the callee takes a LiteralString, is a standard shell function, or takes a type
-    of its own: psycopg's ``Query``, a class whose constructor the checker judges), "unknown"
-    (Any or Unknown), or "str" (its text parameter takes any str, or Any)."""
-    if look.callee is None or callee_type is None:
+def receiver_kind(
+    look: Look, callee_type: str | None, tree: ast.Module, constructors: Sequence[str] = ()
+) -> str:
+    """ "sink" (the callee takes a LiteralString: a standard shell or logging function, or its
+    revealed signature, or a class sink's revealed constructor, names one), "unknown" (Any or
+    Unknown, or not revealed), "inherits" (a subclass overriding a tightened constructor
+    untyped), or "str" (its signature names no LiteralString: it takes any str, or is
+    another library's function of the sink's name)."""
+    if look.callee is None:
         return "sink"
-    if is_any(callee_type):
+    if callee_type is None:
         return "unknown"
-    if "LiteralString" in callee_type:
+    if any(_takes_literal(t) for t in (callee_type, *constructors)):
         return "sink"
+    if is_any(callee_type) and not constructors:
+        return "unknown"
     # A union of signatures (a cursor that is one of two classes) takes str if each does.
     # A member that is Any (`MySQLCursor | Any` when the C extension is absent) takes anything.
     firsts = [
         m.strip() if m.strip() in ("Any", "Unknown") else first_parameter(unwrapped(m))
         for m in members(callee_type.strip())
     ]
-    if firsts and all(f in ("str", "str | None", "Any", "Unknown") for f in firsts):
-        # A class named like one whose constructor we tighten, its first parameter left
-        # untyped: a subclass overriding it without annotations (Jinja2 3.0's
-        # `jinja2.Markup(base="")` over markupsafe.Markup), which pyright gives the base's
-        # type and mypy leaves Any.  Its text is judged as the base's would be.
-        if (
-            callee_name(look.call.func) in _CONSTRUCTED
-            and all(f in ("Any", "Unknown") for f in firsts)
-            and _imported_from_a_tightened_package(look.call.func, tree)
-        ):
-            return "inherits"
-        return "str"
-    return "sink"
+    firsts += [_first_after_self(c) for c in constructors]
+    # A class named like one whose constructor we tighten, its first parameter left untyped:
+    # a subclass overriding it without annotations (Jinja2 3.0's `jinja2.Markup(base="")`
+    # over markupsafe.Markup), which pyright gives the base's type and mypy leaves Any.  Its
+    # text is judged as the base's would be.
+    untyped = [f for f in firsts if f is not None]
+    if (
+        untyped
+        and all(f in ("Any", "Unknown") or f.startswith("=") for f in untyped)
+        and callee_name(look.call.func) in _CONSTRUCTED
+        and _imported_from_a_tightened_package(look.call.func, tree)
+    ):
+        return "inherits"
+    return "str"
+
+
+# A signature that takes a LiteralString, or psycopg 3's alias of its query type, which pyrefly
+# prints by name (`QueryNoTemplate`) where the others expand it.
+_LITERAL_PARAMETER = re.compile(r"\bLiteralString\b|\bQuery(?:NoTemplate)?\b")
+
+
+def _takes_literal(signature: str) -> bool:
+    return _LITERAL_PARAMETER.search(signature) is not None
+
+
+def _first_after_self(signature: str) -> str | None:
+    """The type of a constructor's first parameter after ``self`` or ``cls``; "=" and its
+    default for one without an annotation (pyright writes `base=""`)."""
+    found = parameters(signature)
+    if found and found[0][0] in ("self", "cls"):
+        found = found[1:]
+    if not found:
+        return None
+    _name, annotation = found[0]
+    return annotation or None
 
 
 def _imported_from_a_tightened_package(func: ast.expr, tree: ast.Module) -> bool:
@@ -88,16 +126,32 @@ def _imported_from_a_tightened_package(func: ast.expr, tree: ast.Module) -> bool
     (peewee's `class SQL(ColumnBase)`) or another library's."""
     names = imported_names(tree, None)
 
-    def imported(node: ast.expr) -> bool:
+    def qualified(node: ast.expr) -> str:
+        """The dotted name the node's import gives it, "" where no import binds it."""
+        attributes: list[str] = []
         head = node
         while isinstance(head, ast.Attribute):
+            attributes.insert(0, head.attr)
             head = head.value
         if not isinstance(head, ast.Name) or head.id not in names:
-            return False
-        return names[head.id].split(".")[0] in _TIGHTENED_PACKAGES
+            return ""
+        return ".".join([names[head.id], *attributes])
+
+    def imported(node: ast.expr) -> bool:
+        return qualified(node).split(".")[0] in _TIGHTENED_PACKAGES
 
     if imported(func):
-        return True
+        # The tightened class itself (`markupsafe.Markup`) overrides nothing: where its
+        # constructor takes no LiteralString, our specification did not apply to it.
+        return qualified(func) not in _TIGHTENED_CLASSES
+    return _defined_over_a_tightened_class(func, tree, imported)
+
+
+def _defined_over_a_tightened_class(
+    func: ast.expr, tree: ast.Module, imported: Callable[[ast.expr], bool]
+) -> bool:
+    """Whether ``func`` names a class of this module with a base imported from a package we
+    tighten (`class Markup(markupsafe.Markup)`)."""
     defined = next(
         (
             node
@@ -131,12 +185,13 @@ def unwrapped(member: str) -> str:
 _PARAMETERS = re.compile(r"^(?:bound method [\w.]+|def |Overload\[)?\(|^Callable\[\[")
 
 
-def first_parameter(signature: str) -> str | None:
-    """The type of a revealed signature's first parameter, without its name; None when the
-    text is no signature that we read."""
+def parameters(signature: str) -> list[tuple[str, str]]:
+    """The (name, type) of each parameter of a revealed signature, the type "" where it has
+    none (a default alone is kept as "=..."); [] when the text is no signature we read."""
     start = _PARAMETERS.match(signature.strip())
     if start is None:
-        return None
+        return []
+    found: list[tuple[str, str]] = []
     depth, begin = 0, start.end()
     for index in range(begin, len(signature)):
         char = signature[index]
@@ -147,9 +202,27 @@ def first_parameter(signature: str) -> str | None:
         elif depth == 0 and char in ",)]":
             parameter = signature[begin:index].strip()
             name, colon, annotation = parameter.partition(": ")
-            # A default: `sql: str = ...` (pyright), `base: Any =` (mypy writes no value).
-            return (annotation if colon else name).split(" =")[0].strip() or None
-    return None
+            if colon:
+                # A default: `sql: str = ...` (pyright), `base: Any =` (mypy writes no value).
+                annotation = annotation.split(" =")[0].strip()
+            elif "=" in name:
+                name, _, default = name.partition("=")
+                annotation = f"={default}"
+            found.append((name.strip(), annotation))
+            if char != ",":
+                break
+            begin = index + 1
+    return found
+
+
+def first_parameter(signature: str) -> str | None:
+    """The type of a revealed signature's first parameter, without its name; None when the
+    text is no signature that we read."""
+    found = parameters(signature)
+    if not found:
+        return None
+    name, annotation = found[0]
+    return (annotation if annotation and not annotation.startswith("=") else name) or None
 
 
 def is_the_wrapper(wrapper: Wrapper, callee_type: str) -> bool:

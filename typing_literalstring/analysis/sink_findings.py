@@ -10,7 +10,7 @@ import re
 import tokenize
 from typing import Iterable, Sequence
 
-from typing_literalstring.analysis.findings import Finding, Unverified, source_line
+from typing_literalstring.analysis.findings import PSYCOPG, Finding, Unverified, source_line
 from typing_literalstring.analysis.literal_syntax import literal_argv, literal_in_view
 from typing_literalstring.analysis.sink_looks import Look
 from typing_literalstring.analysis.statements import all_statements
@@ -153,6 +153,8 @@ def make(
         segment(data, offsets, call.func),
         source_line(instrumented.source, call.lineno),
         (message,),
+        # psycopg's composition is the fix for SQL in a file that uses it.
+        uses_psycopg=rule.family == SQL.family and bool(set(PSYCOPG) & instrumented.imported),
     )
 
 

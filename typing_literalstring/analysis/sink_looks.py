@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
 from typing_literalstring.analysis import own_sinks
+from typing_literalstring.analysis.callees import imported_names
 from typing_literalstring.analysis.project_defs import Callees, Foreign, Own
 from typing_literalstring.analysis.statements import all_nodes, imported_packages
 from typing_literalstring.analysis.unverified import (
@@ -51,6 +52,7 @@ from typing_literalstring.specs.sinks import (
     callee_name,
     has_format_arguments,
     log_message,
+    only_unpacked_arguments,
     sink_names,
 )
 
@@ -103,6 +105,12 @@ class Look:
     wrap: ast.expr | None = None
     # Asked where no name may be bound with `:=` (a comprehension in a class body).
     bind: bool = True
+    # A class sink's constructors (`Markup.__new__`, `Template.__init__`), asked about too: a
+    # class's own type says nothing of what its constructor takes.
+    constructors: tuple[ast.expr, ...] = ()
+    # The object a method is called on, asked about where its name fits several sinks
+    # ("psycopg2 cursor.execute or PyMySQL Cursor.execute"): its class names the one.
+    owner: ast.expr | None = None
 
     @property
     def texts(self) -> list[ast.expr]:
@@ -202,10 +210,13 @@ def looks(
     unbound = class_level(tree)
     imported = imported_packages(tree)
     names = sink_names(imported)
+    aliases = imported_names(tree, None)  # `Template as DjangoTemplate`: its own name counts
     for call in calls:
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
         name = callee_name(call.func)
+        if name not in names and isinstance(call.func, ast.Name) and call.func.id in aliases:
+            name = aliases[call.func.id].rsplit(".", 1)[-1]
         candidates = (wrappers or {}).get(name or "", ())
         family = names[name][0] if name in names else None
         sink = family in FAMILIES or family is LOGGING
@@ -226,12 +237,18 @@ def looks(
         assert name is not None
         rule, api = names[name]
         api = own_sinks.named_by_imports(name, api, imported)
+        qualified = aliases.get(call.func.id, "") if isinstance(call.func, ast.Name) else ""
+        api = own_sinks.named_by_specification(name, api, imported, qualified)
         if rule is LOGGING:
             argument = log_message(call, name)
             if not has_format_arguments(call, name):
                 if profile != "strict":
                     continue  # the standard logging module does not format such a message
                 rule = LOGGING_MESSAGE
+            elif only_unpacked_arguments(call) is not None:
+                # `*args` may be empty, so the overload that takes any str would match: the
+                # judge, not that overload, says what the message is.
+                api += ", formatting arguments passed as *args"
         else:
             argument = text_argument(call, name)
         if argument is None:
@@ -249,6 +266,9 @@ def looks(
         built = _built(argument, instrumented)
         known_callee = (rule is SHELL and name in _STDLIB_SHELL) or (
             rule in (LOGGING, LOGGING_MESSAGE) and _logging_module(call.func, tree)
+        )
+        constructors = tuple(
+            _attribute_of(call.func, method) for method in _CONSTRUCTORS.get(name, ())
         )
         found.append(
             Look(
@@ -270,14 +290,35 @@ def looks(
                 statement=statement,
                 revealable=revealable,
                 bind=bind,
+                constructors=() if known_callee else constructors,
+                owner=(
+                    call.func.value
+                    if " or " in api and isinstance(call.func, ast.Attribute)
+                    else None
+                ),
             )
         )
     found += [_argv_look(shell, instrumented, unbound) for shell in shells]
     return found
 
 
+# The sinks that are classes, and the constructor methods our specifications tighten.
+_CONSTRUCTORS: dict[str, tuple[str, ...]] = {}
+for _tightened in own_sinks.tightened_parameters():
+    if _tightened.owner and _tightened.function in ("__init__", "__new__"):
+        _known = _CONSTRUCTORS.get(_tightened.owner, ())
+        if _tightened.function not in _known:
+            _CONSTRUCTORS[_tightened.owner] = (*_known, _tightened.function)
+
+
+def _attribute_of(func: ast.expr, name: str) -> ast.expr:
+    """``func.name`` as a node of its own, placed where ``func`` is (only asked about)."""
+    node = ast.Attribute(value=func, attr=name, ctx=ast.Load())
+    return ast.copy_location(node, func)
+
+
 def _literal_constant(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+    return isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))
 
 
 def _logging_module(func: ast.expr, tree: ast.Module) -> bool:
@@ -301,10 +342,13 @@ def _argv_look(shell: ShellInArgv, instrumented: Instrumented, unbound: set[int]
         inner for part in composition_parts(script) for inner in instrumented.through_names(part)
     ]
     built = _built(script, instrumented)
+    call = shell.call
+    inside = call.lineno <= script.lineno <= (call.end_lineno or call.lineno)
     return Look(
-        shell.call,
+        call,
         SHELL_ARGV,
-        "a shell started through an argument list",
+        "a shell started through an argument list"
+        + ("" if inside else f" (its script is added on line {script.lineno})"),
         script,
         tuple(parts),
         built is not None,
@@ -410,8 +454,10 @@ def probe_insertions(
         ]
         if look.callee is not None:
             nodes.append(look.callee)
-        if look.receiver is not None:
-            nodes.append(look.receiver)
+        nodes += look.constructors
+        for extra in (look.receiver, look.owner):
+            if extra is not None:
+                nodes.append(extra)
         asks: list[str] = []
         for node in {id(n): n for n in nodes}.values():
             text = _one_line(data, offsets, node)

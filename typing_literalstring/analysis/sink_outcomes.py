@@ -32,10 +32,12 @@ from typing import Callable, Sequence
 
 from typing_literalstring.analysis.findings import Finding, Unverified
 from typing_literalstring.analysis.literal_syntax import (
+    literal_argv,
     literal_by_lookup,
     literal_in_view,
     no_sink_after_all,
 )
+from typing_literalstring.analysis.own_sinks import named_by_receiver
 from typing_literalstring.analysis.receivers import (
     is_the_wrapper,
     may_be_text,
@@ -55,8 +57,10 @@ from typing_literalstring.analysis.sink_findings import (
 from typing_literalstring.analysis.sink_looks import Look
 from typing_literalstring.analysis.unverified import Instrumented
 from typing_literalstring.analysis.wrappers import Wrapper
+from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import Judgement
 from typing_literalstring.core.source_edits import segment
+from typing_literalstring.specs.sinks import MARKUP, SHELL, callee_name
 
 # Why a call got no answer, by what is known of it.
 _NOT_EVALUATED = (
@@ -109,7 +113,7 @@ def outcomes(
     ``reported``: the findings the checker's errors made; ``asked``: the copy was checked
     (a file outside the project root, for a checker that reads no shadow file, was not)."""
     out = Outcomes()
-    at_calls = {(f.line, f.column) for f in reported if f.path == path}
+    at_calls = {(f.line, f.column): f for f in reported if f.path == path}
     for look in found:
         out.calls += 1
         call = look.call
@@ -119,8 +123,10 @@ def outcomes(
             out.calls -= 1
             out.cleared.append((place, end))
             continue
-        if literal_by_lookup(look):
-            # Literal text each checker types str: its error is cleared, the call proven.
+        if literal_by_lookup(look) or (look.rule is SHELL and literal_argv(look.argument)):
+            # Literal text each checker types str (a lookup in a dict display of literals, an
+            # argument list displayed of literals where a shell may run it): its error is
+            # cleared, the call proven by the syntax.
             out.cleared.append((place, end))
             out.prove(look)
             continue
@@ -132,6 +138,12 @@ def outcomes(
         if len(out.findings) > before[0]:
             out.absorbed.append(place)
             out.quieted |= _where_errors_stand(look)
+            said = at_calls.get(place)
+            if said is not None and said.rule.family == look.rule.family:
+                # The checker's message named the sink more precisely than its name can
+                # (pyrefly and ty name the class, pyright the parameter).
+                made = out.findings[before[0]]
+                out.findings[before[0]] = replace(made, api=said.api, parameter=said.parameter)
         elif place in at_calls:
             # The checker's own error made a finding here: it stands whatever the evidence
             # says, in place of a proof or an unverified entry (never the other way round).
@@ -184,6 +196,11 @@ def _judge(
     if not texts:
         out.prove(look)  # literals in view, nothing to ask: the syntax is the evidence
         return
+    owner = instrumented.type_of(look.owner) if look.owner is not None else None
+    if owner is not None:
+        look = replace(
+            look, api=named_by_receiver(callee_name(look.call.func) or "", look.api, owner)
+        )
     callee_text = segment(*instrumented.encoded, look.call.func)
     answers = [instrumented.judgement(t) for t in texts]
     if any(a is None for a in answers):
@@ -192,7 +209,16 @@ def _judge(
     judged = _worst(a for a in answers if a is not None)
     callee_type = instrumented.type_of(look.callee) if look.callee is not None else None
     any_parts = _any_parts(look, instrumented, judged)
-    receiver = receiver_kind(look, callee_type, instrumented.tree)
+    constructors = [
+        t for t in (instrumented.type_of(c) for c in look.constructors) if t is not None
+    ]
+    receiver = receiver_kind(look, callee_type, instrumented.tree, constructors)
+    if look.foreign and receiver not in ("sink", "inherits"):
+        # Another package's function of a sink's name (puremagic.from_string, string.Template,
+        # tblib's Traceback.from_string) whose signature takes no LiteralString: no sink call,
+        # whatever its text.  A name alone never makes a sink.
+        out.calls -= 1
+        return
     if judged is Judgement.LITERAL and not any_parts:
         if instrumented.exact(look):
             out.prove(look)
@@ -211,6 +237,9 @@ def _judge(
         return
     # A plain string, or not only a string.
     rich = [instrumented.type_of(t) or "Any" for t in texts]
+    if look.rule is MARKUP and all(_safe_markup(r) for r in rich):
+        out.calls -= 1  # markup already declared safe (a SafeString, a Markup): no text
+        return
     if judged is Judgement.OTHER and not any(may_be_text(r) for r in rich):
         out.calls -= 1  # no text reaches the sink: a query object, bytes, a number
         return
@@ -224,13 +253,6 @@ def _judge(
     if receiver in ("sink", "inherits"):
         out.findings.append(_evidence_finding(path, look, instrumented, receiver))
         return
-    if look.foreign:
-        # Another package's function of a sink's name (tblib's Traceback.from_string): what
-        # it does with the text is not ours to know, so never a finding by its name.
-        reason = "receiver-unknown" if receiver == "unknown" else "callee-str"
-        detail = f"`{callee_text}` is {look.foreign}'s, only named like a sink"
-        out.unverified.append(unverified_call(path, look, callee_text, reason, detail))
-        return
     finding = unverified_finding(
         path, look, instrumented, callee_text, [], receiver, untyped_functions
     )
@@ -240,6 +262,19 @@ def _judge(
     reason = "receiver-unknown" if receiver == "unknown" else "callee-str"
     detail = f"`{callee_text}` is {callee_type}"
     out.unverified.append(unverified_call(path, look, callee_text, reason, detail))
+
+
+# The classes of markup already declared safe (Django's, MarkupSafe's): a markup sink's own
+# overloads take them as they are.
+_SAFE_MARKUP = frozenset(("SafeString", "SafeText", "SafeData", "Markup"))
+
+
+def _safe_markup(revealed: str) -> bool:
+    try:
+        found = type_text.members(revealed)
+    except type_text.Malformed:
+        return False
+    return bool(found) and all(m.rsplit(".", 1)[-1] in _SAFE_MARKUP for m in found)
 
 
 def _worst(answers: object) -> Judgement:
@@ -296,11 +331,6 @@ def _any_outcome(
     if look.wrapper is not None:
         made = _through(out, look.wrapper)
     sink_like = look.wrapper is not None or receiver in ("sink", "inherits")
-    if not sink_like and look.foreign:
-        reason = "receiver-unknown" if receiver == "unknown" else "callee-str"
-        detail = f"`{callee}` is {look.foreign}'s, only named like a sink"
-        out.unverified.append(unverified_call(path, look, callee, reason, detail))
-        return
     finding = unverified_finding(
         path,
         look,

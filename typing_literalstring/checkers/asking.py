@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -113,23 +114,37 @@ _SECRET_FILE = "probe-secret"
 def probe_for(cache_root: Path) -> Probe:
     """This user's probe names: a secret kept in the cache folder (made on first use), so
     that the copies of an unchanged file stay the same from one check to the next (mypy's
-    incremental cache) while no checked project can know them."""
+    incremental cache) while no checked project can know them.  Checks started together
+    agree on one: the first secret linked into place wins."""
     path = cache_root / _SECRET_FILE
-    try:
-        secret = path.read_text("ascii").strip()
-        if len(secret) == 16 and all(c in "0123456789abcdef" for c in secret):
-            return Probe(secret)
-    except OSError:
-        pass
+    found = _read_secret(path)
+    if found is not None:
+        return Probe(found)
     secret = secrets.token_hex(8)
     try:
         cache_root.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        descriptor, temporary = tempfile.mkstemp(dir=cache_root, prefix=".probe-secret-")
         with os.fdopen(descriptor, "w", encoding="ascii") as out:
             out.write(secret)
+        try:
+            os.link(temporary, path)
+        except OSError:
+            pass  # another check linked its secret first: that one is read below
+        finally:
+            os.unlink(temporary)
     except OSError:
-        pass  # an unwritable cache: a new secret each check, which only costs mypy's cache
-    return Probe(secret)
+        return Probe(secret)  # an unwritable cache: a secret for this check alone
+    return Probe(_read_secret(path) or secret)
+
+
+def _read_secret(path: Path) -> str | None:
+    try:
+        secret = path.read_text("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(secret) == 16 and all(c in "0123456789abcdef" for c in secret):
+        return secret
+    return None
 
 
 @dataclass(frozen=True)
