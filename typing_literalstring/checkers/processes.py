@@ -38,9 +38,32 @@ def which(name: str) -> str | None:
     return None
 
 
+# What the checkers' output must not depend on: the user's language and colour settings.
+# Measured (docs/security.md "The checker's environment"): pyright and basedpyright word their
+# messages in the language of VSCODE_NLS_CONFIG, else of the first set of LC_ALL, LC_MESSAGES,
+# LANG, LANGUAGE; FORCE_COLOR (ty, mypy), MYPY_FORCE_COLOR (mypy) and CLICOLOR_FORCE (ty, zuban)
+# turn on colour codes in piped output, even with NO_COLOR set (zuban).
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_MESSAGES", "VSCODE_NLS_CONFIG")
+COLOUR_FORCING_VARIABLES = ("FORCE_COLOR", "CLICOLOR_FORCE", "MYPY_FORCE_COLOR")
+FIXED_VARIABLES = {
+    # C.UTF-8: English messages, UTF-8 text, and present on every glibc since 2.35 (built in)
+    # and on musl; where it is missing, the C locale it falls back on is English too, and
+    # Python then still writes UTF-8 (PEP 538, PEP 540).  LC_ALL wins over every LC_* and LANG
+    # in the C library, and over LANG and LANGUAGE in pyright's own lookup.
+    "LC_ALL": "C.UTF-8",
+    "LANG": "C.UTF-8",
+    "NO_COLOR": "1",
+    "TERM": "dumb",
+}
+
+
 def child_environment(extra: Mapping[str, str]) -> dict[str, str]:
-    """The environment of a checker: ours, made independent of the folder it runs in."""
+    """The environment of a checker: ours, made independent of the folder it runs in and of
+    the user's language and colour settings, so that its output reads the same everywhere."""
     env = {**os.environ, **extra}
+    for name in (*LANGUAGE_VARIABLES, *COLOUR_FORCING_VARIABLES):
+        env.pop(name, None)
+    env.update(FIXED_VARIABLES)
     # Python 3.11 and newer put no working folder first on sys.path of a child interpreter:
     # the ones the checkers start to ask for its search paths (pyright, basedpyright,
     # pyrefly, mypy's pyinfo for another interpreter) run from a folder that may be the
@@ -87,6 +110,9 @@ def run_process(
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
+                # What the checkers write under LC_ALL=C.UTF-8 (child_environment), whatever
+                # our own locale's encoding; Windows has no such setting: its own code page.
+                encoding="utf-8" if os.name == "posix" else None,
                 errors="replace",
                 start_new_session=os.name == "posix",
             )
