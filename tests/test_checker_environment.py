@@ -14,7 +14,7 @@ import pytest
 
 from tests.installed import installed_checker
 from typing_literalstring.checkers import COMMAND_CHECKERS
-from typing_literalstring.checkers.processes import child_environment
+from typing_literalstring.core.processes import child_environment
 from typing_literalstring.commands.cli import main
 
 REPO = Path(__file__).resolve().parent.parent

@@ -16,13 +16,13 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import ClassVar, Mapping, Sequence
 
-from typing_literalstring.checkers.processes import (
+from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
+from typing_literalstring.core.processes import (
     HIGHEST_SIGNAL,
     child_environment,
     run_process,
     which,
 )
-from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
 
 _VERSION_PATTERN = re.compile(r"\d+\.\d+(?:\.\d+)*")
 

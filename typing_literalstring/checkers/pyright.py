@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.core.interpreter import interpreter_for
 
 # pyright spells the platforms its own way and checks one per run (docs/checker-facts.md).
 _PYRIGHT_PLATFORMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
@@ -79,7 +80,9 @@ class Pyright(Checker):
             "--project",
             str(config_file),
             "--pythonpath",
-            str(run.python),
+            # pyright starts it twice (its search paths; its version, when none is set): the
+            # check asked it already (core.interpreter), and a stand-in answers.
+            str(interpreter_for(run.python, run.workdir / "interpreter")),
             *(str(f) for f in run.files),
         ]
         return command, {}
