@@ -1,5 +1,7 @@
-"""Starting a checker process: found on absolute PATH entries only, with an environment
-independent of the folder it runs in, killed with every process it started if we stop."""
+"""Starting a child process (a checker, the project's interpreter): found on absolute PATH
+entries only, with an environment independent of the folder it runs in and of the user's
+language and colour settings, killed with every process it started if we stop, even by
+SIGKILL (``_Watchdog``)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -102,6 +105,7 @@ def run_process(
     try:
         # Held until Popen returns: an interrupt inside it would leave a process no one knows.
         with deferred_signals():
+            _WATCHDOG.start()
             process = subprocess.Popen(
                 command,
                 cwd=cwd,
@@ -116,11 +120,15 @@ def run_process(
                 errors="replace",
                 start_new_session=os.name == "posix",
             )
+            _WATCHDOG.tell(f"+{process.pid}")
         stdout, stderr = process.communicate()
     except BaseException:
         if process is not None:
             _kill_group(process)
         raise
+    finally:
+        if process is not None:
+            _WATCHDOG.tell(f"-{process.pid}")
     # A signal whose exception a finaliser swallowed still stops the run.
     raise_if_interrupted()
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
@@ -138,3 +146,71 @@ def _kill_group(process: subprocess.Popen[str]) -> None:
             if pipe is not None:
                 pipe.close()
         process.wait()
+
+
+# The watchdog's program: it reads "+PGID" and "-PGID" lines, and when its input ends (our
+# process has ended, however: the pipe's last writer is gone) kills the groups still listed.
+_WATCH = """\
+import os, signal, sys
+groups = set()
+for line in sys.stdin.buffer:
+    word = line.strip()
+    if word[:1] == b"+":
+        groups.add(int(word[1:]))
+    elif word[:1] == b"-":
+        groups.discard(int(word[1:]))
+for group in groups:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+
+
+class _Watchdog:
+    """Kills the checkers' process groups when we die without doing it ourselves (SIGKILL,
+    the out-of-memory killer), so that no checker outlives the command that started it.
+
+    Each checker runs in a process group of its own (run_process), holding the processes it
+    starts (the `pyright` command is a Python script that starts node).  Linux's
+    ``PR_SET_PDEATHSIG`` would reach the script alone, not node; and a process can observe
+    the death of another only through something the kernel closes: here, the pipe to a small
+    process of ours, in a session of its own (a signal to our process group does not reach
+    it), started once per command, with the groups to kill.  POSIX only.
+    """
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Started with the first child process, in our own interpreter, isolated."""
+        if os.name != "posix" or self._process is not None:
+            return
+        with self._lock:
+            if self._process is not None:
+                return
+            try:
+                self._process = subprocess.Popen(
+                    [sys.executable, "-I", "-S", "-c", _WATCH],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    cwd="/",
+                    start_new_session=True,
+                )
+            except OSError:  # no watchdog: the checkers still die with an interrupt
+                self._process = None
+
+    def tell(self, line: str) -> None:
+        with self._lock:
+            if self._process is None or self._process.stdin is None:
+                return
+            try:
+                self._process.stdin.write(line.encode("ascii") + b"\n")
+                self._process.stdin.flush()
+            except OSError:  # it was killed: a new one at the next start
+                self._process = None
+
+
+_WATCHDOG = _Watchdog()
