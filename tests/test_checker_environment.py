@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict, Tuple
+from typing import Any, Tuple
 
 import pytest
 
 from tests.installed import installed_checker
 from typing_literalstring.checkers import COMMAND_CHECKERS
-from typing_literalstring.core.processes import child_environment
 from typing_literalstring.commands.cli import main
+from typing_literalstring.core.processes import child_environment
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "examples" / "vulnerable_app.py"
@@ -53,7 +53,7 @@ def _check(name: str, cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> Ou
     return status, findings, document["sink_calls"]
 
 
-_CLEAN: Dict[str, Outcome] = {}
+_CLEAN: dict[str, Outcome] = {}
 
 
 def _clean(name: str, cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> Outcome:
