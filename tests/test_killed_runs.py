@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from tests.installed import installed_checker
-from tests.test_hostile_processes import (
+from tests.processes import (
     INJECTION,
-    _alive,
-    _command,
-    _descendants,
-    _leftovers,
-    _program,
+    alive,
+    command_script,
+    descendants,
+    leftovers,
     needs_proc,
+    program,
 )
 from typing_literalstring.core import workfolders
 from typing_literalstring.core.signals import PROGRAM
@@ -42,7 +42,7 @@ def _busy(project: Path) -> None:
 
 def _check(tmp_path: Path, cache_dir: Path, project: Path, tmpdir: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*_command(tmp_path), "check", "--cache-dir", str(cache_dir), str(project)],
+        [*command_script(tmp_path), "check", "--cache-dir", str(cache_dir), str(project)],
         env={**os.environ, "TMPDIR": str(tmpdir)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -65,31 +65,31 @@ def test_sigkill_of_check_kills_pyright_and_the_next_run_removes_its_folder(
     try:
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
-            seen.update(_descendants(proc.pid))
-            if any(_program(p) == "node" for p in seen):
+            seen.update(descendants(proc.pid))
+            if any(program(p) == "node" for p in seen):
                 break
             time.sleep(0.005)
         assert proc.poll() is None, "the command ended before node started"
-        seen.update(_descendants(proc.pid))
-        assert any(_program(p) == "node" for p in seen)
+        seen.update(descendants(proc.pid))
+        assert any(program(p) == "node" for p in seen)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and any(_alive(p, s) for p, s in seen.items()):
+        while time.monotonic() < deadline and any(alive(p, s) for p, s in seen.items()):
             time.sleep(0.02)
-        assert [_program(p) for p, s in seen.items() if _alive(p, s)] == []
+        assert [program(p) for p, s in seen.items() if alive(p, s)] == []
     finally:
         for pid, start in seen.items():
-            if _alive(pid, start):
+            if alive(pid, start):
                 os.kill(pid, signal.SIGKILL)
-    (dead,) = _leftovers(tmpdir)  # what no one could remove: the killed run's folder
+    (dead,) = leftovers(tmpdir)  # what no one could remove: the killed run's folder
     assert dead.startswith(f"{PROGRAM}-")
     small = tmp_path / "small"
     small.mkdir()
     (small / "app.py").write_text(INJECTION, encoding="utf-8")
     again = _check(tmp_path, cache_dir, small / "app.py", tmpdir)
     assert again.wait(timeout=120) == 1
-    assert _leftovers(tmpdir) == []
+    assert leftovers(tmpdir) == []
 
 
 @pytest.mark.skipif(os.name != "posix", reason="flock")

@@ -27,6 +27,8 @@ class Pyright(Checker):
     # The `pyright` command is pyright-python's script, which runs node and exits with its
     # status: 247 when node was killed by SIGKILL.
     exits_with_child_signal = True
+    # node's heap is limited by default (about 2 to 4 GB, by the machine's memory).
+    memory_hint = ": NODE_OPTIONS=--max-old-space-size=8192 gives node 8 GB"
     fewer_files_cause = (
         "an `exclude` of the configuration it read, or its default excludes (**/node_modules, "
         "**/__pycache__, **/.*) matching a folder above the files, or a broken installation"

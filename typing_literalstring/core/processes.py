@@ -125,10 +125,9 @@ def run_process(
     except BaseException:
         if process is not None:
             _kill_group(process)
-        raise
-    finally:
-        if process is not None:
             _WATCHDOG.tell(f"-{process.pid}")
+        raise
+    _WATCHDOG.tell(f"-{process.pid}")
     # A signal whose exception a finaliser swallowed still stops the run.
     raise_if_interrupted()
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
