@@ -134,3 +134,16 @@ def check_app(
     app.write_text(INJECTION, encoding="utf-8")
     status = main(["check", "--checker", "pyright", "--cache-dir", str(cache_dir), str(app)])
     return status, capsys.readouterr().err
+
+
+def busy_project(project: Path) -> None:
+    """A project with ``INJECTION`` in app.py and work that keeps pyright busy for seconds
+    (when it is not killed): an orphaned node would outlive the command by that long."""
+    project.mkdir()
+    (project / "app.py").write_text(INJECTION, encoding="utf-8")
+    functions = "".join(
+        f"def f{n}(x: int) -> str:\n    return str([x * k for k in range({n})])\n\n\n"
+        for n in range(60)
+    )
+    for n in range(25):
+        (project / f"m{n}.py").write_text(functions, encoding="utf-8")

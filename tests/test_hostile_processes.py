@@ -20,6 +20,7 @@ from tests.installed import installed_checker
 from tests.processes import (
     INJECTION,
     alive,
+    busy_project,
     catches,
     check_app,
     command_script,
@@ -159,16 +160,7 @@ def _interrupt(
     process, or to its process group as a terminal's Ctrl-C does), and check how it ended."""
     installed_checker("pyright")
     project = tmp_path / "project"
-    project.mkdir()
-    (project / "app.py").write_text(INJECTION, encoding="utf-8")
-    # Work that keeps pyright busy for seconds (when it is not killed): an orphaned node would
-    # outlive the command by that long.
-    functions = "".join(
-        f"def f{n}(x: int) -> str:\n    return str([x * k for k in range({n})])\n\n\n"
-        for n in range(60)
-    )
-    for n in range(25):
-        (project / f"m{n}.py").write_text(functions, encoding="utf-8")
+    busy_project(project)
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     started = time.monotonic()

@@ -18,6 +18,7 @@ from tests.installed import installed_checker
 from tests.processes import (
     INJECTION,
     alive,
+    busy_project,
     command_script,
     descendants,
     leftovers,
@@ -26,18 +27,6 @@ from tests.processes import (
 )
 from typing_literalstring.core import workfolders
 from typing_literalstring.core.signals import PROGRAM
-
-
-def _busy(project: Path) -> None:
-    """A project that keeps pyright busy for seconds: long enough to be killed in the act."""
-    project.mkdir()
-    (project / "app.py").write_text(INJECTION, encoding="utf-8")
-    body = "\n\n".join(
-        f"def g{n}(x: int) -> str:\n    return str([x * k for k in range({n})])\n"
-        for n in range(60)
-    )
-    for n in range(25):
-        (project / f"m{n}.py").write_text(body, encoding="utf-8")
 
 
 def _check(tmp_path: Path, cache_dir: Path, project: Path, tmpdir: Path) -> subprocess.Popen[str]:
@@ -57,7 +46,7 @@ def test_sigkill_of_check_kills_pyright_and_the_next_run_removes_its_folder(
 ) -> None:
     installed_checker("pyright")
     project = tmp_path / "project"
-    _busy(project)
+    busy_project(project)
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     proc = _check(tmp_path, cache_dir, project, tmpdir)

@@ -436,7 +436,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
                 }
             ],
             # The baseline's fingerprint: services match results across runs by it.
-            "partialFingerprints": {"typingLiteralstring/v1": f.fingerprint},
+            "partialFingerprints": {"typingLiteralstring/v2": f.fingerprint},
             **extra,
         }
         for f, extra in marked
