@@ -52,7 +52,7 @@ from typing_literalstring.checkers import (
     enforcing,
     get_checker,
 )
-from typing_literalstring.checkers.base import CheckerOutOfMemoryError
+from typing_literalstring.checkers.out_of_memory import CheckerOutOfMemoryError
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, memory
 from typing_literalstring.core import sources
 from typing_literalstring.core.config import ConfigError, Settings, read, selected, selectors

@@ -15,7 +15,7 @@ from typing import Callable
 from typing_literalstring.analysis.findings import Unparsable
 from typing_literalstring.analysis.parsed import Parsed
 from typing_literalstring.checkers import RunResult
-from typing_literalstring.checkers.base import (
+from typing_literalstring.checkers.out_of_memory import (
     CheckerOutOfMemoryError,
     file_size,
     largest_first,
