@@ -43,7 +43,8 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def checker_processes(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """The command of every checker process started from now on, the version query aside:
     Checker._start, the one place checker processes start, calls run_process by this name."""
-    from typing_literalstring.checkers import base, processes
+    from typing_literalstring.checkers import base
+    from typing_literalstring.core import processes
 
     started: list[list[str]] = []
     real = processes.run_process

@@ -116,6 +116,88 @@ def test_writing_for_some_files_keeps_the_others_entries(
     ]
 
 
+# A baseline entry covers the flow, not only the sink's statement (issue 43 item 9): a
+# baselined `conn.execute(query)` stayed accepted when the line that builds `query` turned into
+# an injection.
+FLOW = """\
+import sqlite3
+
+
+def report(conn: sqlite3.Connection, table: str, user: str) -> None:
+    columns = "name, age"
+    query = "SELECT " + columns + " FROM " + table
+    conn.execute(query)
+"""
+BUILT = '    query = "SELECT " + columns + " FROM " + table\n'
+INJECTED = '    query = "SELECT * FROM t WHERE name = \'" + user + "\'"\n'
+
+
+def _new(capsys: pytest.CaptureFixture[str]) -> list[tuple[int, str]]:
+    status, document, err = _check(capsys)
+    assert status in (EXIT_OK, EXIT_FINDINGS), err
+    return _lines(document["findings"])
+
+
+def test_a_changed_line_that_builds_the_query_is_a_new_finding(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = project / "app" / "db.py"
+    db.write_text(FLOW)
+    assert _check(capsys, "--write-baseline")[0] == EXIT_OK
+
+    # Moved: lines above it, and the function below another one.
+    _edit(db, "def report(", "def other() -> None:\n    pass\n\n\ndef report(")
+    _edit(db, "import sqlite3\n", "import sqlite3\n\nLIMIT = 10\n")
+    assert _new(capsys) == []
+
+    # The statement that builds the query turns into an injection.
+    _edit(db, BUILT, INJECTED)
+    assert _new(capsys) == [(13, "LS101")]
+
+    # Back as it was, then a part the query is built from changes (transitively).
+    _edit(db, INJECTED, BUILT)
+    assert _new(capsys) == []
+    _edit(db, '    columns = "name, age"\n', "    columns = user\n")
+    assert _new(capsys) == [(13, "LS101")]
+
+    # Or an augmented assignment adds to it.
+    _edit(db, "    columns = user\n", '    columns = "name, age"\n')
+    _edit(db, BUILT, BUILT + '    query += " WHERE name = \'" + user + "\'"\n')
+    assert _new(capsys) == [(14, "LS101")]
+
+
+def test_a_version_1_baseline_still_matches_by_the_statement(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Written before the flow counted: read as it was (the statement alone), with a note
+    saying so; written again, it is a version 2 baseline."""
+    db = project / "app" / "db.py"
+    db.write_text(FLOW)
+    assert _check(capsys, "--write-baseline")[0] == EXIT_OK
+    path = project / ".typing-literalstring" / "baseline.json"
+    document = json.loads(path.read_text())
+    assert document["version"] == 2
+    document["version"] = 1
+    for entry in document["findings"]:
+        statement, flow = entry["fingerprint"].split(":")
+        assert (len(statement), len(flow)) == (20, 12)
+        entry["fingerprint"] = statement
+    path.write_text(json.dumps(document))
+
+    _edit(db, BUILT, INJECTED)
+    status, document, err = _check(capsys)
+    assert status == EXIT_OK
+    assert len(document["baseline"]["findings"]) == 1
+    assert "1 entry of the baseline" in err
+    assert "written before version 2 and matches a finding by its statement alone" in err
+    assert "--write-baseline" in err
+
+    assert _check(capsys, "--write-baseline")[0] == EXIT_OK
+    rewritten = json.loads(path.read_text())
+    assert rewritten["version"] == 2
+    assert all(":" in e["fingerprint"] for e in rewritten["findings"])
+
+
 def test_a_baseline_that_cannot_be_used_stops_the_run(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -211,7 +293,7 @@ def test_sarif_results_carry_the_fingerprint_and_say_what_set_them_aside(
     assert by_line[6]["suppressions"] == [{"kind": "inSource", "justification": "ok"}]
     for old, new in ((6, 7), (7, 8)):
         moved = by_line[new]
-        assert moved["partialFingerprints"] == {"typingLiteralstring/v1": fingerprints[old]}
+        assert moved["partialFingerprints"] == {"typingLiteralstring/v2": fingerprints[old]}
         assert moved["baselineState"] == "unchanged"
         assert moved["suppressions"][0]["kind"] == "external"
 

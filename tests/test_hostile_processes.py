@@ -7,25 +7,35 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import pytest
 
 from tests.installed import installed_checker
+from tests.processes import (
+    INJECTION,
+    alive,
+    busy_project,
+    catches,
+    check_app,
+    command_script,
+    descendants,
+    fake_pyright,
+    group_members,
+    leftovers,
+    needs_proc,
+    program,
+)
 from typing_literalstring.checkers import COMMAND_CHECKERS, Pyright
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS
 from typing_literalstring.commands.cli import main
 from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
 
-REPO = Path(__file__).resolve().parent.parent
-PROC = Path("/proc")
-INJECTION = "import subprocess\n\n\ndef f(x: str) -> None:\n    subprocess.run(x, shell=True)\n"
 # The top-level modules the interpreters we start import or try to import: the mypy
 # bootstrap, the `pyright` script and the interpreter queries of pyright and pyrefly, as
 # `python -X importtime` lists them, the optional ones (orjson, psutil, re2) included, and the
@@ -40,26 +50,6 @@ tempfile textwrap threading token tokenize tomllib traceback types typing typing
 unicodedata usercustomize warnings weakref zipfile
 """.split()  # noqa: SIM905 -- a list of words
 SHADOWING_PACKAGES = ("concurrent", "email", "encodings", "importlib", "urllib")
-
-
-def _command(tmp_path: Path, before: str = "") -> list[str]:
-    """The `typing-literalstring` console script as pyproject.toml declares it, written the way
-    an installer writes it (its own folder, not the working one, first on sys.path), with
-    ``before`` run first."""
-    declared = re.search(
-        r'^typing-literalstring = "(?P<module>[\w.]+):(?P<function>\w+)"$',
-        (REPO / "pyproject.toml").read_text(encoding="utf-8"),
-        re.MULTILINE,
-    )
-    assert declared is not None
-    script = tmp_path / "bin" / "typing-literalstring"
-    script.parent.mkdir(exist_ok=True)
-    script.write_text(
-        f"import sys\n{before}from {declared['module']} import {declared['function']}\n"
-        f"sys.exit({declared['function']}())\n",
-        encoding="utf-8",
-    )
-    return [sys.executable, str(script)]
 
 
 def _hostile(root: Path, markers: Path) -> None:
@@ -102,7 +92,7 @@ def test_no_module_of_the_project_runs(
     (project / "app.py").write_text(INJECTION, encoding="utf-8")
     _hostile(project, tmp_path / "markers")
     proc = subprocess.run(
-        [*_command(tmp_path), "check", "--checker", name, "--cache-dir", str(cache_dir),
+        [*command_script(tmp_path), "check", "--checker", name, "--cache-dir", str(cache_dir),
          "app.py" if inside else str(project / "app.py")],
         cwd=project if inside else tmp_path,
         capture_output=True,
@@ -159,76 +149,6 @@ def test_a_checker_is_never_found_in_a_relative_path_folder(
 # -- item 8: interrupts and termination ------------------------------------------------------
 
 
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/<pid>/stat after the command name (state first); None: gone."""
-    try:
-        text = (PROC / str(pid) / "stat").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2 :].split()
-
-
-def _processes() -> Iterator[tuple[int, list[str]]]:
-    for entry in os.listdir(PROC):
-        if entry.isdigit():
-            fields = _stat(int(entry))
-            if fields is not None:
-                yield int(entry), fields
-
-
-def _descendants(root: int) -> dict[int, str]:
-    """Each living descendant of ``root``: pid -> start time (tells a reused pid apart)."""
-    children: dict[int, list[tuple[int, str]]] = {}
-    for pid, fields in _processes():
-        children.setdefault(int(fields[1]), []).append((pid, fields[19]))
-    found: dict[int, str] = {}
-    stack = [root]
-    while stack:
-        for pid, start in children.get(stack.pop(), []):
-            found[pid] = start
-            stack.append(pid)
-    return found
-
-
-def _alive(pid: int, start: str) -> bool:
-    fields = _stat(pid)
-    return fields is not None and fields[19] == start and fields[0] not in ("Z", "X")
-
-
-def _group(pgid: int) -> list[int]:
-    """The living members of process group ``pgid``."""
-    return [pid for pid, fields in _processes() if int(fields[2]) == pgid and fields[0] not in "ZX"]
-
-
-def _program(pid: int) -> str:
-    """The name of the program a process runs (node names its main thread, so not comm)."""
-    try:
-        argv0 = (PROC / str(pid) / "cmdline").read_bytes().split(b"\0", 1)[0]
-    except OSError:
-        return ""
-    return os.path.basename(argv0.decode(errors="replace"))
-
-
-def _catches(pid: int, signum: int) -> bool:
-    """Whether the process has a handler for ``signum`` (SigCgt of /proc/<pid>/status)."""
-    try:
-        status = (PROC / str(pid) / "status").read_text(encoding="utf-8")
-    except OSError:
-        return False
-    caught = re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.MULTILINE)
-    return caught is not None and bool(int(caught[1], 16) >> (signum - 1) & 1)
-
-
-def _leftovers(tmpdir: Path) -> list[str]:
-    """What the run left in its TMPDIR: ours, and the checker's (pyright-<pid>-*)."""
-    return sorted(p.name for p in tmpdir.iterdir())
-
-
-needs_proc = pytest.mark.skipif(
-    os.name != "posix" or not (PROC / "self" / "stat").is_file(), reason="needs POSIX and /proc"
-)
-
-
 def _interrupt(
     tmp_path: Path,
     cache_dir: Path,
@@ -240,21 +160,12 @@ def _interrupt(
     process, or to its process group as a terminal's Ctrl-C does), and check how it ended."""
     installed_checker("pyright")
     project = tmp_path / "project"
-    project.mkdir()
-    (project / "app.py").write_text(INJECTION, encoding="utf-8")
-    # Work that keeps pyright busy for seconds (when it is not killed): an orphaned node would
-    # outlive the command by that long.
-    functions = "".join(
-        f"def f{n}(x: int) -> str:\n    return str([x * k for k in range({n})])\n\n\n"
-        for n in range(60)
-    )
-    for n in range(25):
-        (project / f"m{n}.py").write_text(functions, encoding="utf-8")
+    busy_project(project)
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     started = time.monotonic()
     proc = subprocess.Popen(
-        [*_command(tmp_path), "check", "--checker", "pyright", "--cache-dir", str(cache_dir)],
+        [*command_script(tmp_path), "check", "--checker", "pyright", "--cache-dir", str(cache_dir)],
         cwd=project,
         env={**os.environ, "TMPDIR": str(tmpdir)},
         stdout=subprocess.PIPE,
@@ -265,12 +176,12 @@ def _interrupt(
     seen: dict[int, str] = {}
     try:
         while proc.poll() is None and time.monotonic() - started < 60:
-            seen.update(_descendants(proc.pid))
+            seen.update(descendants(proc.pid))
             if ready(proc.pid, seen):
                 break
             time.sleep(0.005)
         assert proc.poll() is None, "the command ended before the signal"
-        seen.update(_descendants(proc.pid))
+        seen.update(descendants(proc.pid))
         if group:
             os.killpg(proc.pid, signum)
         else:
@@ -285,12 +196,12 @@ def _interrupt(
     assert err.startswith("typing-literalstring: "), err
     deadline = time.monotonic() + 1  # killed, they may take a moment to be reaped
     while time.monotonic() < deadline and (
-        _group(proc.pid) or any(_alive(p, s) for p, s in seen.items())
+        group_members(proc.pid) or any(alive(p, s) for p, s in seen.items())
     ):
         time.sleep(0.02)
-    assert _group(proc.pid) == []
-    assert [_program(p) for p, s in seen.items() if _alive(p, s)] == []
-    assert _leftovers(tmpdir) == []
+    assert group_members(proc.pid) == []
+    assert [program(p) for p, s in seen.items() if alive(p, s)] == []
+    assert leftovers(tmpdir) == []
 
 
 SIGNALS = [signal.SIGINT, signal.SIGTERM]
@@ -303,7 +214,7 @@ def test_a_signal_while_pyright_runs(
     signum: int, group: bool, tmp_path: Path, cache_dir: Path
 ) -> None:
     def node_runs(pid: int, seen: dict[int, str]) -> bool:
-        return any(_program(p) == "node" for p in seen)
+        return any(program(p) == "node" for p in seen)
 
     _interrupt(tmp_path, cache_dir, signum, group, node_runs)
 
@@ -321,7 +232,7 @@ def test_a_signal_during_start_up(
     started = time.monotonic()
 
     def starting(pid: int, seen: dict[int, str]) -> bool:
-        return _catches(pid, signal.SIGTERM) or time.monotonic() - started > 2
+        return catches(pid, signal.SIGTERM) or time.monotonic() - started > 2
 
     _interrupt(tmp_path, cache_dir, signum, group, starting)
 
@@ -332,7 +243,7 @@ def test_a_signal_during_start_up(
 def test_a_signal_while_importing(signum: int, group: bool, tmp_path: Path) -> None:
     """The signal arrives, for certain, while the command imports its modules."""
     send = "os.killpg(0, signum)" if group else "os.kill(os.getpid(), signum)"
-    command = _command(
+    command = command_script(
         tmp_path,
         "import importlib.abc, os\n"
         f"signum = {int(signum)}\n"
@@ -355,37 +266,10 @@ def test_a_signal_while_importing(signum: int, group: bool, tmp_path: Path) -> N
     )
     assert proc.returncode == 128 + signum, proc.stderr
     assert len(proc.stderr.splitlines()) == 1, proc.stderr
-    assert _leftovers(tmpdir) == []
+    assert leftovers(tmpdir) == []
 
 
 # -- item 10: a checker that analysed nothing, or was killed ----------------------------------
-
-
-def _fake_pyright(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: str) -> None:
-    """pyright replaced by a script that answers --version as pyright does and runs ``run``
-    for a check."""
-    fake = tmp_path / "fake_pyright.py"
-    fake.write_text(
-        "import json, os, signal, sys\n"
-        "if '--version' in sys.argv:\n"
-        "    print('pyright 1.1.414')\n"
-        "    sys.exit(0)\n" + run,
-        encoding="utf-8",
-    )
-
-    def executable(self: Pyright) -> list[str]:
-        return [sys.executable, str(fake)]
-
-    monkeypatch.setattr(Pyright, "executable", executable)
-
-
-def _check_app(
-    tmp_path: Path, cache_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> tuple[int, str]:
-    app = tmp_path / "app.py"
-    app.write_text(INJECTION, encoding="utf-8")
-    status = main(["check", "--checker", "pyright", "--cache-dir", str(cache_dir), str(app)])
-    return status, capsys.readouterr().err
 
 
 def test_a_checker_that_analysed_no_file_is_an_error(
@@ -397,12 +281,12 @@ def test_a_checker_that_analysed_no_file_is_an_error(
     """A broken install, or an exclude that swallowed everything: exit 0 and no diagnostic."""
     installed_checker("pyright")  # its typeshed makes the overlay
     summary = {"filesAnalyzed": 0, "errorCount": 0, "warningCount": 0, "informationCount": 0}
-    _fake_pyright(
+    fake_pyright(
         tmp_path,
         monkeypatch,
         f"print(json.dumps({{'generalDiagnostics': [], 'summary': {summary!r}}}))\n",
     )
-    status, err = _check_app(tmp_path, cache_dir, capsys)
+    status, err = check_app(tmp_path, cache_dir, capsys)
     assert status == EXIT_ERROR
     assert "pyright analysed 0 of the 1 file it was given" in err
     assert "exclude" in err
@@ -426,8 +310,8 @@ def test_a_checker_killed_by_sigkill_is_said_to_be_perhaps_out_of_memory(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     installed_checker("pyright")
-    _fake_pyright(tmp_path, monkeypatch, how)
-    status, err = _check_app(tmp_path, cache_dir, capsys)
+    fake_pyright(tmp_path, monkeypatch, how)
+    status, err = check_app(tmp_path, cache_dir, capsys)
     assert status == EXIT_ERROR
     assert "pyright was killed (SIGKILL), perhaps out of memory" in err
 

@@ -14,6 +14,7 @@ from typing import Sequence
 from typing_literalstring.analysis import (
     callees,
     fix_hints,
+    flow,
     own_sinks,
 )
 from typing_literalstring.analysis.findings import PSYCOPG, CheckResult, Finding, source_line
@@ -174,7 +175,12 @@ def finish_findings(result: CheckResult, parsed: dict[str, Parsed]) -> None:
             uses_psycopg=finding.uses_psycopg and family in ("", SQL.family),
             # What the user wrote, even where its newer grammar was rewritten for our parser.
             source=source_line(entry.read.text, finding.line) if entry.read else finding.source,
-            fingerprint=entry.statements.fingerprint(finding.line, finding.rule.id, finding.sink),
+            fingerprint=entry.statements.fingerprint(
+                finding.line,
+                finding.rule.id,
+                finding.sink,
+                flow=flow.building_lines(entry.tree, _string_argument(entry, finding)),
+            ),
             # A hint the finding came with (a wrapper's parameter to annotate) comes last.
             hint=" ".join(
                 h

@@ -13,7 +13,7 @@ import hashlib
 import io
 import tokenize
 import weakref
-from typing import NamedTuple, cast
+from typing import NamedTuple, Sequence, cast
 
 from typing_literalstring.core.sources import lines
 
@@ -116,18 +116,25 @@ class Statements:
             return Span(best.lineno, body[0].lineno - 1)
         return Span(best.lineno, best.end_lineno or best.lineno)
 
-    def fingerprint(self, line: int, *parts: str) -> str:
-        """A hash of ``parts`` and the code of the statement at ``line``, without comments,
-        line breaks or indentation: it survives moved lines and reformatting around it."""
+    def fingerprint(self, line: int, *parts: str, flow: Sequence[int] = ()) -> str:
+        """A hash of ``parts`` and the code of the statement at ``line``, then ``:`` and a
+        hash of the code of the statements at the lines of ``flow`` (those that build its
+        text: ``flow.building_lines``), each without comments, line breaks or indentation:
+        it survives moved lines and reformatting around them.  The part before ``:`` is the
+        whole fingerprint of baselines written before version 2 (report.baseline)."""
+        statement = hashlib.sha256("\0".join((*parts, self._code(line))).encode("utf-8"))
+        building = hashlib.sha256("\0".join(self._code(at) for at in flow).encode("utf-8"))
+        return f"{statement.hexdigest()[:20]}:{building.hexdigest()[:12]}"
+
+    def _code(self, line: int) -> str:
+        """The tokens of the statement at ``line``, without the layout."""
         span = self.span(line)
         fragment = "".join(self._lines[span.first - 1 : span.last])
         try:
-            code = " ".join(
+            return " ".join(
                 t.string
                 for t in tokenize.generate_tokens(io.StringIO(fragment).readline)
                 if t.type not in _LAYOUT
             )
         except (tokenize.TokenError, SyntaxError):  # a header cut from its body
-            code = " ".join(fragment.split())
-        digest = hashlib.sha256("\0".join((*parts, code)).encode("utf-8"))
-        return digest.hexdigest()[:20]
+            return " ".join(fragment.split())

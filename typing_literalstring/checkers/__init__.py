@@ -7,8 +7,8 @@ so callers say "run this checker on these files for this Python, with this overl
 a list of :class:`Diagnostic`.
 
 The package holds one module per checker (``mypy``, ``pyright``, ``ty``, ``zuban``, ``pyrefly``),
-what they share (``base``: the ``Checker`` class, ``Diagnostic``, ``Invocation``) and how a
-checker process is started and stopped (``processes``); this module is the registry.
+what they share (``base``: the ``Checker`` class, ``Diagnostic``, ``Invocation``); how a
+checker process is started and stopped is ``core.processes``; this module is the registry.
 """
 
 from __future__ import annotations

@@ -18,13 +18,14 @@ from typing import ClassVar, Mapping, Sequence
 
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import JUDGED, Answer, Probe
-from typing_literalstring.checkers.processes import (
+from typing_literalstring.checkers.out_of_memory import OUT_OF_MEMORY, CheckerOutOfMemoryError
+from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
+from typing_literalstring.core.processes import (
     HIGHEST_SIGNAL,
     child_environment,
     run_process,
     which,
 )
-from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
 
 _VERSION_PATTERN = re.compile(r"\d+\.\d+(?:\.\d+)*")
 
@@ -242,6 +243,9 @@ class Checker(ABC):
         proc = self._start(command, cwd=invocation.cwd, env=env)
         output = proc.stdout + proc.stderr
         killed = self.killed_by(proc.returncode)
+        exhausted = proc.returncode not in self.ok_exit_codes and bool(OUT_OF_MEMORY.search(output))
+        if exhausted or killed == getattr(signal, "SIGKILL", None):
+            raise CheckerOutOfMemoryError(self, invocation.files, said=exhausted)
         if killed is not None:
             said = f"; it said: {self.failure(output)}" if output.strip() else ""
             raise CheckerFailedError(f"{self.name} {_killed(killed)}{said}")
@@ -364,6 +368,9 @@ class Checker(ABC):
         if not (message.startswith(start) and message.endswith(end)):
             return None
         return tagged_answer(message[len(start) : len(message) - len(end)], exact=True)
+
+    # How to give the checker more memory, said when it ran out (after "more memory").
+    memory_hint: ClassVar[str] = ""
 
     def failure(self, output: str) -> str:
         """What to tell the user when the checker stopped without checking."""

@@ -21,6 +21,7 @@ from typing_literalstring.checkers.base import (
     absolute_path,
 )
 from typing_literalstring.core.errors import CheckerNotFoundError
+from typing_literalstring.core.interpreter import interpreter_for
 
 
 def _mypy_main(*outside: Path | None) -> list[str]:
@@ -109,11 +110,14 @@ class Mypy(Checker):
 
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         self.executable()  # raises with the install hint
+        # mypy starts the interpreter to run its pyinfo.py (not the one it runs on): the check
+        # asked it already (core.interpreter), and a stand-in answers.
+        python = interpreter_for(run.python, run.workdir / "interpreter", (Path(sys.executable),))
         command = [
             *_mypy_main(run.cwd, run.project),
             "--output=json",
             f"--cache-dir={run.incremental_cache or run.workdir / 'mypy-cache'}",
-            f"--python-executable={run.python}",
+            f"--python-executable={python}",
         ]
         if run.project is None:
             command.append("--config-file=")  # isolated: no user configuration

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
 from typing_literalstring.checkers.pyright import TYPESHED_DONORS
+from typing_literalstring.core import interpreter
 
 _PYREFLY_MODULES = re.compile(r"\bINFO (?P<count>[\d,]+) modules? \(")
 # What it says, with exit status 1 and no JSON report, when every file given is excluded.
@@ -30,8 +31,20 @@ class Pyrefly(Checker):
             "--output-format=json",
             # The number of files it checked ("3 modules"), on stderr: see analysed().
             "--summary",
-            f"--python-interpreter-path={run.python}",
         ]
+        asked = interpreter.asked(run.python)
+        if asked is not None and run.project is None:
+            # The check asked the interpreter already (core.interpreter): what pyrefly would
+            # ask it is given instead.  Not in a project's configuration (doctor's run), which
+            # may set some of it: there pyrefly asks for what is missing, as it would.
+            command.append("--skip-interpreter-query")
+            command += [f"--site-package-path={p}" for p in asked.pyrefly_site_packages]
+            if run.python_version is None:
+                command.append(f"--python-version={asked.version}")
+            if run.platform is None:
+                command.append(f"--python-platform={asked.platform}")
+        else:
+            command.append(f"--python-interpreter-path={run.python}")
         if run.project is None:
             config = run.workdir / "pyrefly.toml"
             config.write_text('preset = "default"\n', encoding="utf-8")

@@ -15,6 +15,7 @@ from typing_literalstring.checkers.base import (
     absolute_path,
     tagged_answer,
 )
+from typing_literalstring.core.interpreter import interpreter_for
 
 # pyright spells the platforms its own way and checks one per run (docs/checker-facts.md).
 _PYRIGHT_PLATFORMS = {"linux": "Linux", "darwin": "Darwin", "win32": "Windows"}
@@ -34,6 +35,8 @@ class Pyright(Checker):
     # The `pyright` command is pyright-python's script, which runs node and exits with its
     # status: 247 when node was killed by SIGKILL.
     exits_with_child_signal = True
+    # node's heap is limited by default (about 2 to 4 GB, by the machine's memory).
+    memory_hint = ": NODE_OPTIONS=--max-old-space-size=8192 gives node 8 GB"
     fewer_files_cause = (
         "an `exclude` of the configuration it read, or its default excludes (**/node_modules, "
         "**/__pycache__, **/.*) matching a folder above the files, or a broken installation"
@@ -87,7 +90,9 @@ class Pyright(Checker):
             "--project",
             str(config_file),
             "--pythonpath",
-            str(run.python),
+            # pyright starts it twice (its search paths; its version, when none is set): the
+            # check asked it already (core.interpreter), and a stand-in answers.
+            str(interpreter_for(run.python, run.workdir / "interpreter")),
             *(str(f) for f in run.files),
         ]
         return command, {}

@@ -53,7 +53,8 @@ from typing_literalstring.checkers import (
     get_checker,
 )
 from typing_literalstring.checkers.asking import Probe, probe_for
-from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from typing_literalstring.checkers.out_of_memory import CheckerOutOfMemoryError
+from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, memory
 from typing_literalstring.core import sources
 from typing_literalstring.core.config import ConfigError, Settings, read, selected, selectors
 from typing_literalstring.core.errors import CheckerFailedError, TypingLiteralStringError
@@ -318,7 +319,8 @@ def _run_tightened(
     """The one checker run on ``files``, started while they are parsed.
 
     mypy and pyrefly stop at a file with a syntax error: should one turn up (rare), the run
-    is made again without the files that do not parse."""
+    is made again without the files that do not parse.  A checker that runs out of memory
+    is run again without the largest files (``memory.leave_out``)."""
 
     def run_on(files: set[str]) -> RunResult | None:
         copies = {p: c.copy.text for p, c in here.items() if p in files}
@@ -328,6 +330,8 @@ def _run_tightened(
     started: RunResult | CheckerFailedError | None = None
     try:
         started = run_on(files) if files else None
+    except CheckerOutOfMemoryError as error:
+        files, started = memory.without_largest(files, error, run_on, parsing)
     except CheckerFailedError as error:
         started = error
     parsed = set(parsing.result()[0])

@@ -266,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_ERROR
         except KeyboardInterrupt as error:
             # SIGINT, SIGTERM or SIGHUP: work folders are removed on the way out, checker
-            # processes are killed with their process group (checkers.processes.run_process), and
+            # processes are killed with their process group (core.processes.run_process), and
             # overlays are renamed into place whole, so an interrupted run leaves nothing
             # behind.  130 for SIGINT, 143 for SIGTERM.
             return signals.report(error)

@@ -32,11 +32,15 @@ def main() -> NoReturn:
     try:
         import tempfile
 
+        from typing_literalstring.core import workfolders
+
         # Every temporary folder of the run goes in one private folder, removed on the way
         # out whatever stops the run: a folder made between two statements before its `try`
-        # (tempfile.mkdtemp in check) is then never left behind.
+        # (tempfile.mkdtemp in check) is then never left behind.  A run killed by SIGKILL
+        # cannot remove it: the next run does (workfolders).
+        workfolders.remove_dead(tempfile.gettempdir(), f"{PROGRAM}-")
         with deferred_signals():
-            private = tempfile.mkdtemp(prefix=f"{PROGRAM}-")
+            private = workfolders.make(f"{PROGRAM}-")
             tempfile.tempdir = private
         from typing_literalstring.commands.cli import main as cli_main
 

@@ -8,13 +8,12 @@ inside it, the project's virtual environment rather than the one this tool is in
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from typing_literalstring.core import interpreter
 from typing_literalstring.core.errors import TypingLiteralStringError
 
 # What marks a project's root, nearest first.
@@ -77,11 +76,21 @@ def _interpreter_in(venv: Path) -> Path | None:
 def choose_environment(
     python: str | None, root: Path, environ: Mapping[str, str] | None = None
 ) -> Environment:
-    """``--python``, else ``$VIRTUAL_ENV``, else ``.venv``/``venv`` in the root, else ours."""
+    """``--python``, else ``$VIRTUAL_ENV``, else ``.venv``/``venv`` in the root, else ours.
+
+    The interpreter chosen is started once, here (``interpreter.ask``): what the check and its
+    checker need to know of it is asked at once and kept for the check, so it is not started
+    again."""
     environ = os.environ if environ is None else environ
+    chosen = _choose(python, root, environ)
+    interpreter.ask(chosen.python, chosen.source)
+    return chosen
+
+
+def _choose(python: str | None, root: Path, environ: Mapping[str, str]) -> Environment:
     if python is not None:
-        # Absolute before it is probed: the probe runs in a folder outside the project, where
-        # a relative `--python .venv` would name nothing (pre-commit's shared configuration).
+        # Absolute: the interpreter is started in a folder outside the project, where a
+        # relative `--python .venv` would name nothing (pre-commit's shared configuration).
         given = Path(python).absolute()
         found = _interpreter_in(given) if given.is_dir() else given
         if found is None or not found.is_file():
@@ -89,7 +98,6 @@ def choose_environment(
                 f"--python {python}: no such interpreter; give the path of the project's Python "
                 "(for example .venv/bin/python) or of its virtual environment"
             )
-        _probe(found, "--python")
         return Environment(found.absolute(), "--python")
     virtual_env = environ.get("VIRTUAL_ENV")
     if virtual_env:
@@ -105,34 +113,6 @@ def choose_environment(
         if found is not None:
             return Environment(found.absolute(), f"{name} in the project root")
     return Environment(Path(sys.executable), "the interpreter running typing-literalstring")
-
-
-# The project's interpreter is asked where its packages are, as pyright and mypy ask it too.
-# Started in the project, or with its folder on sys.path, it would import the project's own
-# modules first (a json.py at its root), that is, run code the user has not reviewed yet: so
-# it starts isolated (-I: no working folder or script folder on sys.path, no user site, no
-# PYTHON* variables) in a working folder outside the project.
-OUTSIDE = tempfile.gettempdir()
-
-
-def isolated(python: Path, code: str) -> list[str]:
-    """The command that runs ``code`` in ``python`` isolated from the checked project."""
-    return [str(python), "-I", "-c", code]
-
-
-def _probe(python: Path, origin: str) -> None:
-    try:
-        proc = subprocess.run(
-            isolated(python, "import sys"),
-            capture_output=True,
-            text=True,
-            check=False,
-            cwd=OUTSIDE,
-        )
-    except OSError as error:
-        raise ProjectError(f"{origin} {python} cannot be run: {error}") from error
-    if proc.returncode != 0:
-        raise ProjectError(f"{origin} {python} is not a working Python interpreter")
 
 
 def is_environment(folder: Path) -> bool:

@@ -5,7 +5,7 @@ interrupt at any moment ends the command the same way: one line on stderr, the e
 128 + the signal's number, no child process and no temporary folder left behind.
 
 A signal raises :class:`Interrupted` in the main thread; ``finally`` blocks then remove work
-folders and the checker runner (``checkers.processes.run_process``) kills the checker's whole
+folders and the checker runner (``core.processes.run_process``) kills the checker's whole
 process group.  Later signals are ignored while that clean-up runs, so a second Ctrl-C cannot
 cut it short and print a traceback.
 """

@@ -1,17 +1,24 @@
 """A baseline: today's findings, recorded so that `check` fails only on new ones.
 
 Each finding is recorded by its file (relative to the project root), rule, sink and the
-fingerprint of its statement (``statements.Statements.fingerprint``), not by its line, so a
-recorded finding still matches after the code around it moved or was reformatted.  Matching is
-a multiset: two identical calls in one file need two entries.  basedpyright's baseline is the
-model.
+fingerprint of its statement and of the statements that build the text it receives
+(``statements.Statements.fingerprint``, ``flow``), not by its line, so a recorded finding
+still matches after the code around it moved or was reformatted, and no longer does when the
+line that builds its query changed.  Matching is a multiset: two identical calls in one file
+need two entries.  basedpyright's baseline is the model.
+
+Version 1 fingerprinted the statement alone (the part of a version 2 fingerprint before its
+``:``).  Such an entry is still read, and matches a finding by its statement alone, as it did;
+the run says how many entries are of that kind, and writing the baseline again makes them
+version 2 entries.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
@@ -23,7 +30,9 @@ if TYPE_CHECKING:
     from typing_literalstring.analysis.findings import CheckResult, Finding
 
 DEFAULT = Path(".typing-literalstring") / "baseline.json"
-VERSION = 1
+VERSION = 2
+# The versions this one reads (1: fingerprints of the statement alone).
+READ = (1, 2)
 
 # Whether a run reports findings of a rule (its id) in a file (root-relative): the baseline's
 # entries of what it does not report are neither matched, nor stale, nor dropped on writing.
@@ -41,6 +50,15 @@ class Entry:
     sink: str
     fingerprint: str
 
+    @property
+    def statement_only(self) -> bool:
+        """Written before version 2: the statement's fingerprint, without the flow's."""
+        return ":" not in self.fingerprint
+
+    def of_statement(self) -> Entry:
+        """The entry as version 1 wrote it."""
+        return replace(self, fingerprint=self.fingerprint.split(":", 1)[0])
+
 
 @dataclass(frozen=True)
 class Recorded:
@@ -53,8 +71,10 @@ class Recorded:
 def load(path: Path) -> list[Entry]:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
-        if document.get("version") != VERSION:
-            raise ValueError(f"version {document.get('version')!r}, expected {VERSION}")
+        if document.get("version") not in READ:
+            raise ValueError(
+                f"version {document.get('version')!r}, expected one of {', '.join(map(str, READ))}"
+            )
         return [
             Entry(str(e["path"]), str(e["rule"]), str(e["sink"]), str(e["fingerprint"]))
             for e in document["findings"]
@@ -77,9 +97,13 @@ def split(
     new: list[int] = []
     known: list[int] = []
     for index, item in enumerate(found):
-        if remaining[item.entry] > 0:
-            remaining[item.entry] -= 1
-            known.append(index)
+        # The entry as this version writes it, else as version 1 wrote it (the statement
+        # alone): a version 2 entry is never matched by its statement alone.
+        for key in (item.entry, item.entry.of_statement()):
+            if remaining[key] > 0:
+                remaining[key] -= 1
+                known.append(index)
+                break
         else:
             new.append(index)
     paths = set(checked)
@@ -138,11 +162,30 @@ def _checked(result: CheckResult) -> set[str]:
     return {root_relative(p, result.project) for p in result.paths}
 
 
-def use(result: CheckResult, path: Path, reports: Reports = _everything) -> None:
+def _note(text: str) -> None:
+    print(f"typing-literalstring: note: {text}", file=sys.stderr)
+
+
+def use(
+    result: CheckResult,
+    path: Path,
+    reports: Reports = _everything,
+    note: Callable[[str], None] = _note,
+) -> None:
     """Set apart the findings ``path`` records; count its entries that match nothing (of
-    the rules and files this run ``reports``)."""
+    the rules and files this run ``reports``).  ``note`` is told of version 1 entries."""
     found = _recorded(result, result.findings)
     entries = [e for e in load(path) if reports(e.path, e.rule)]
+    old = sum(1 for e in entries if e.statement_only)
+    if old:
+        note(
+            f"{old} entr{'y' if old == 1 else 'ies'} of the baseline {path} "
+            f"{'was' if old == 1 else 'were'} written before version 2 and match"
+            f"{'es' if old == 1 else ''} a finding by its statement alone, not by the "
+            "statements that build its text: a changed line that builds a baselined query is "
+            "not reported.  Review the findings, then write the baseline again "
+            "(`typing-literalstring check --write-baseline`)"
+        )
     new, known, stale = split(found, entries, _checked(result))
     result.baseline = path
     result.baselined = [result.findings[i] for i in known]

@@ -286,8 +286,10 @@ def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, 
 
 def _why_not(message: str) -> str:
     """A file not checked: it does not parse, or it was not read at all (outside the
-    project, a link out of it, a device)."""
-    return message if message.endswith("not read") else f"it does not parse: {message}"
+    project, a link out of it, a device), or left out (commands.memory)."""
+    if message.endswith("not read") or message.startswith("left out"):
+        return message
+    return f"it does not parse: {message}"
 
 
 def _sentence(text: str) -> str:
@@ -435,7 +437,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
                 }
             ],
             # The baseline's fingerprint: services match results across runs by it.
-            "partialFingerprints": {"typingLiteralstring/v1": f.fingerprint},
+            "partialFingerprints": {"typingLiteralstring/v2": f.fingerprint},
             **extra,
         }
         for f, extra in marked

@@ -18,19 +18,17 @@ or whose base no longer matches a specification, is not covered, and ``check`` s
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from typing_literalstring import __version__
-from typing_literalstring.core.errors import SpecError, TypingLiteralStringError
-from typing_literalstring.core.project import OUTSIDE, isolated
+from typing_literalstring.core import interpreter
+from typing_literalstring.core.errors import SpecError
 from typing_literalstring.core.safe_write import copy_tree
 from typing_literalstring.specs.cache import cache_root
 from typing_literalstring.specs.inline_stubs import write_stubs
@@ -79,22 +77,9 @@ def specifications(root: Path | None = None) -> dict[str, list[ModuleSpec]]:
 
 
 def site_packages(python: Path) -> list[Path]:
-    """Where ``python`` installs packages."""
-    code = (
-        "import json, sysconfig; p = sysconfig.get_paths(); "
-        "print(json.dumps([p['purelib'], p['platlib']]))"
-    )
-    try:
-        done = subprocess.run(
-            isolated(python, code), capture_output=True, text=True, check=True, cwd=OUTSIDE
-        )
-    except (OSError, subprocess.CalledProcessError) as error:
-        raise TypingLiteralStringError(
-            f"cannot ask {python} where its packages are ({error}): point --python at a "
-            "working interpreter"
-        ) from error
-    paths: list[str] = json.loads(done.stdout)
-    return list(dict.fromkeys(Path(p) for p in paths))
+    """Where ``python`` installs packages: as it said when the check started it
+    (``core.interpreter``), else asked now."""
+    return interpreter.answered(python).site_packages()
 
 
 # Told how many of the packages we have specifications for are done, of how many: a first
