@@ -5,7 +5,7 @@ These words can add findings (LS001 at the project's own LiteralString APIs, a r
 sink call the probes could not ask about), never prove a call: every sink call's verdict is
 the evidence of the same run (``sink_outcomes``).  An error that does not say is one of the
 checker's other errors: no second run is made to tell (the checkers run in one language and
-with no colour, ``checkers.processes``, so their words read the same everywhere)."""
+with no colour, ``core.processes``, so their words read the same everywhere)."""
 
 from __future__ import annotations
 
