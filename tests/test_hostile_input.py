@@ -418,6 +418,24 @@ def test_a_configuration_that_hides_everything_says_so(
     assert any(n["level"] == "warning" and n["message"]["text"].startswith(why) for n in notes)
 
 
+def test_quiet_still_warns_that_nothing_can_be_reported(
+    tmp_path: Path,
+    cache_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    project = _project(tmp_path / "p", f'{TABLE}exclude = ["*"]\n')
+    status, out, _ = _check(project, cache_dir, capsys, monkeypatch, "--quiet")
+    assert status == EXIT_OK
+    warning, summary = out.splitlines()
+    assert warning == (
+        "warning: exclude left out every file (1 file): this check cannot report a finding, so "
+        "it passes whatever the code does. Narrow the configuration (docs/configuration.md)"
+    )
+    assert summary.startswith("0 findings with pyright ")
+    assert summary.endswith(", profile default; 1 file left out by exclude.")
+
+
 def test_a_partial_selection_counts_what_it_hid_without_a_warning(
     tmp_path: Path,
     cache_dir: Path,

@@ -415,9 +415,13 @@ def command(args: argparse.Namespace) -> int:
     elif args.format == "sarif":
         sys.stdout.write(output.sarif(result, shown))
     elif args.quiet:
-        # The summary, and why the run exits 2 when files were not checked.
-        errors = [output.printable(f"error: {line}") for line in left_out.unparsable_notice(result)]
-        sys.stdout.write(_coloured("\n".join([*errors, output.summary(result)]) + "\n"))
+        # The summary, why the run exits 2 when files were not checked, and why it cannot
+        # fail when the configuration leaves it nothing to report.
+        errors = [f"error: {line}" for line in left_out.unparsable_notice(result)]
+        void = left_out.selection_notice(result)
+        said = [*errors, *([f"warning: {void}"] if void else [])]
+        lines = [output.printable(line) for line in said] + [output.summary(result)]
+        sys.stdout.write(_coloured("\n".join(lines) + "\n"))
     else:
         sys.stdout.write(_coloured(output.text(result, shown)))
     if result.unparsable:

@@ -99,7 +99,7 @@ def skipped_notice(result: CheckResult) -> str | None:
 
 
 def _excluded(result: CheckResult) -> str:
-    """"4 files and 1 folder": what exclude left out ("" when nothing)."""
+    """What exclude left out, as "4 files and 1 folder" ("" when nothing)."""
     parts = [
         _plural(count, what)
         for count, what in ((result.excluded_files, "file"), (result.excluded_folders, "folder"))
