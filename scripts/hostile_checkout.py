@@ -27,6 +27,13 @@ Then it runs, each from a fresh marker (a file touched just before the command):
     init                                 after the harness removes the symlink: must succeed
     doctor                               its mypy probe is stopped the same way (exit 2)
 
+With --cases input (on by default) it then runs the cases of issue 43, items 1, 3, 5 and 6
+(scripts/hostile/input_cases.py), each with a table or folders planted for it alone: the
+table's baseline leading out of the project (refused, nothing written), a folder that cannot be
+listed (named, exit 2, every injection still found), a package named build beside build output
+(checked; the output named, not reported), and tables that hide everything (exit 0, a warning,
+what they hid counted).  Each case's output is judged: what it must say is a failure if missing.
+
 After each command it lists every file whose mtime or ctime is newer than the marker (`find /
 -xdev`, without /proc, /sys, /dev, /run) and classifies each: the project copy, the user cache
 (where `check` keeps its overlays: $TYPING_LITERALSTRING_CACHE, else $XDG_CACHE_HOME or ~/.cache,
@@ -48,6 +55,7 @@ missed injections, raw control bytes in the output); 2 usage error.
     .venv/bin/python scripts/hostile_checkout.py PROJECT --checkers pyright --keep
     .venv/bin/python scripts/hostile_checkout.py PROJECT --command "/venv/bin/typing-literalstring"
     .venv/bin/python scripts/hostile_checkout.py PROJECT --fresh-cache --no-strace --full
+    .venv/bin/python scripts/hostile_checkout.py PROJECT --cases input
 
 The project is never imported or run by this script: only the commands under test read it.
 This file is the entry point; the parts are in scripts/hostile/, one module per area.
@@ -69,6 +77,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
+from scripts.hostile.input_cases import input_steps  # noqa: E402
 from scripts.hostile.model import SHADOWED_BY_TYPING, STATE, TOOL, Step, StepResult  # noqa: E402
 from scripts.hostile.places import make_areas  # noqa: E402
 from scripts.hostile.planting import SHADOWING, add_hostile_files, prepare, snapshot  # noqa: E402
@@ -77,6 +86,14 @@ from scripts.hostile.steps import run_step  # noqa: E402
 from scripts.strace_writes import strace_usable  # noqa: E402
 
 # --- main -------------------------------------------------------------------------------------
+
+# The groups of steps --cases chooses from.
+CASES = {
+    "writes": "check, init and doctor write nothing outside the project and run none of its code "
+    "(issue 25)",
+    "input": "what check reads of the checkout and what its table can hide (issue 43: 1, 3, 5, 6; "
+    "scripts/hostile/input_cases.py)",
+}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -119,6 +136,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--strict", action="store_true", help="warnings (exit statuses, misses) fail too"
     )
+    parser.add_argument(
+        "--cases",
+        default=",".join(CASES),
+        help="which cases to run, comma-separated: "
+        + "; ".join(f"{name}: {what}" for name, what in CASES.items())
+        + " (default: all)",
+    )
     return parser.parse_args(argv)
 
 
@@ -131,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = shlex.split(args.command)
     if not command or shutil.which(command[0]) is None:
         sys.stderr.write(f"error: cannot run {args.command!r}\n")
+        return 2
+    cases = {name.strip() for name in args.cases.split(",") if name.strip()}
+    if not cases <= set(CASES):
+        sys.stderr.write(f"error: --cases: unknown {', '.join(sorted(cases - set(CASES)))}\n")
         return 2
     strace = None if args.no_strace else shutil.which("strace")
     if strace is not None and not strace_usable(strace):
@@ -189,6 +217,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             must_say=SHADOWED_BY_TYPING if shadowed else "",
         )
     )
+
+    if "writes" not in cases:
+        steps = []
+    if "input" in cases:
+        checkers = [c.strip() for c in args.checkers.split(",") if c.strip() != "mypy"]
+        # pyright unless --checkers names another: the planted typing.py stops mypy.
+        checker = checkers[0] if checkers else "pyright"
+        steps += input_steps(command, checker, version, layout, len(injections))
 
     out = sys.stdout
     out.write(f"hostile checkout of {source}\n")

@@ -80,6 +80,10 @@ class Step:
     # What the output must say: a refusal expected of the command (exit 2) is right only
     # when it names its cause.
     must_say: str = ""
+    # Judges the output (stdout, stderr): each line it returns is a failure of the step.
+    verify: Callable[[bytes, bytes], list[str]] | None = None
+    # Runs once the step is judged: undoes what ``before`` planted for this step alone.
+    after: Callable[[], None] | None = None
 
 
 @dataclass

@@ -208,6 +208,8 @@ def run_step(
         (failures if step.must_not_write_project else warnings).append(message)
     if step.must_say and step.must_say.encode() not in out + err:
         warnings.append(f"the output does not say {step.must_say!r}")
+    if step.verify is not None:
+        failures += step.verify(out, err)
     if b"Traceback (most recent call last)" in err:
         last = show(err).strip().splitlines()[-1]
         warnings.append(f"the command crashed: {last[:200]}")
@@ -237,6 +239,8 @@ def run_step(
                 f"strace did not see {len(unseen)} of the project's changed files (e.g. "
                 f"{unseen[0]}): the OTHER attribution may be incomplete"
             )
+    if step.after is not None:
+        step.after()
     return StepResult(
         step=step,
         exit_code=code,
