@@ -80,13 +80,14 @@ def unparsable_notifications(result: CheckResult) -> list[dict[str, Any]]:
     ]
 
 
-def skipped_notice(result: CheckResult) -> str | None:
-    """The folders the walk skipped by name, by reason, from where the user stands."""
+def skipped_notice(result: CheckResult, base: Path | None = None) -> str | None:
+    """The folders the walk skipped by name, by reason, from ``base`` (default: where the
+    user stands)."""
     if not result.skipped_folders:
         return None
     by_reason: dict[str, list[str]] = {}
     for skipped in result.skipped_folders:
-        by_reason.setdefault(skipped.reason, []).append(_folder(skipped.path, result.cwd))
+        by_reason.setdefault(skipped.reason, []).append(_folder(skipped.path, base or result.cwd))
     said: list[str] = []
     for reason, folders in by_reason.items():
         more = len(folders) - _SHOWN
@@ -171,7 +172,7 @@ def sarif_notifications(result: CheckResult) -> list[dict[str, Any]]:
     warning = selection_notice(result)
     if warning is not None:
         notifications.append({"level": "warning", "message": {"text": warning}})
-    skipped = skipped_notice(result)
+    skipped = skipped_notice(result, result.project)  # SARIF names files from the root
     if skipped is not None:
         notifications.append({"level": "note", "message": {"text": skipped + "."}})
     return notifications
