@@ -53,7 +53,8 @@ from scripts.regression.matrix import TARGETS, run_checker  # noqa: E402
 from typing_literalstring.analysis.statements import all_statements  # noqa: E402
 from typing_literalstring.checkers import CHECKERS, Checker, enforcing  # noqa: E402
 from typing_literalstring.commands.check import run_check  # noqa: E402
-from typing_literalstring.core.project import find_root, python_files, search_paths  # noqa: E402
+from typing_literalstring.core.project import find_root, search_paths  # noqa: E402
+from typing_literalstring.core.project_files import python_files  # noqa: E402
 from typing_literalstring.specs.cache import cached_overlay  # noqa: E402
 from typing_literalstring.specs.overlay import build_overlay  # noqa: E402
 

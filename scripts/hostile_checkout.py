@@ -27,6 +27,13 @@ Then it runs, each from a fresh marker (a file touched just before the command):
     init                                 after the harness removes the symlink: must succeed
     doctor                               its mypy probe is stopped the same way (exit 2)
 
+With --cases input (on by default) it then runs the cases of issue 43, items 1, 3, 5 and 6
+(scripts/hostile/input_cases.py), each with a table or folders planted for it alone: the
+table's baseline leading out of the project (refused, nothing written), a folder that cannot be
+listed (named, exit 2, every injection still found), a package named build beside build output
+(checked; the output named, not reported), and tables that hide everything (exit 0, a warning,
+what they hid counted).  Each case's output is judged: what it must say is a failure if missing.
+
 After each command it lists every file whose mtime or ctime is newer than the marker (`find /
 -xdev`, without /proc, /sys, /dev, /run) and classifies each: the project copy, the user cache
 (where `check` keeps its overlays: $TYPING_LITERALSTRING_CACHE, else $XDG_CACHE_HOME or ~/.cache,
@@ -48,789 +55,45 @@ missed injections, raw control bytes in the output); 2 usage error.
     .venv/bin/python scripts/hostile_checkout.py PROJECT --checkers pyright --keep
     .venv/bin/python scripts/hostile_checkout.py PROJECT --command "/venv/bin/typing-literalstring"
     .venv/bin/python scripts/hostile_checkout.py PROJECT --fresh-cache --no-strace --full
+    .venv/bin/python scripts/hostile_checkout.py PROJECT --cases input
 
 The project is never imported or run by this script: only the commands under test read it.
+This file is the entry point; the parts are in scripts/hostile/, one module per area.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
 import shlex
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
-import time
-from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence, Tuple
+from typing import Sequence
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from scripts.strace_writes import (  # noqa: E402
-    parse_strace,
-    strace_prefix,
-    strace_usable,
-)
-
-TOOL = "typing-literalstring"
-SHADOWED_BY_TYPING = 'typing.py: This file shadows library module "typing"'
-STATE = ".typing-literalstring"  # the folder `init` writes in the project root
-
-# Modules at the project root that shadow the stdlib or a checker, if the root ever lands on a
-# Python's sys.path (python -m mypy run from the root, a venv Python started there, ...).
-SHADOWING = (
-    "json.py",
-    "sysconfig.py",
-    "site.py",
-    "sitecustomize.py",
-    "os.py",
-    "typing.py",
-    "enum.py",
-    "re.py",
-    "subprocess.py",
-    "mypy.py",
-    "tomllib.py",
-    "encodings/__init__.py",
-    "conftest.py",
-)
-
-# Runs at import (or when run): creates MARKERS/<name>.  Only `posix`, a built-in module, so it
-# works even in a shadowed os.py or encodings/ during interpreter start-up.
-PAYLOAD = """\
-# hostile file added by scripts/hostile_checkout.py: if this runs, a tool ran project code
-try:
-    import posix as _hostile_posix
-
-    _hostile_posix.close(
-        _hostile_posix.open(
-            {marker!r} + "." + str(_hostile_posix.getpid()),
-            _hostile_posix.O_WRONLY | _hostile_posix.O_CREAT,
-            0o644,
-        )
-    )
-except BaseException:
-    pass
-"""
-
-ESC_SEQUENCES = "\x1b]0;pwned\x07\x1b[2J"  # set the terminal title, then clear the screen
-
-# Raw bytes in a command's output that a terminal would act on.
-CONTROL_BYTES = {
-    "ESC": b"\x1b",
-    "BEL": b"\x07",
-    "U+2028": "\u2028".encode(),
-    "U+2029": "\u2029".encode(),
-}
-
-# Non-failing categories; everything else in OTHER_* fails.
-PROJECT = "PROJECT"
-USER_CACHE = "USER_CACHE"
-CHECKER_CACHE = "CHECKER_CACHE"
-TOOL_BYTECODE = "TOOL_BYTECODE"
-ANCESTOR = "ANCESTOR"
-TMPROOT = "TMPROOT"
-HARNESS = "HARNESS"
-MARKER = "MARKER"
-OUTSIDE_TARGET = "OTHER_SYMLINK_TARGET"
-ELSEWHERE = "OTHER_CWD_OUTSIDE"
-OTHER = "OTHER"
-FAILING = (MARKER, OUTSIDE_TARGET, ELSEWHERE, OTHER)
-CATEGORY_ORDER = (
-    PROJECT,
-    USER_CACHE,
-    CHECKER_CACHE,
-    TOOL_BYTECODE,
-    ANCESTOR,
-    TMPROOT,
-    HARNESS,
-    MARKER,
-    OUTSIDE_TARGET,
-    ELSEWHERE,
-    OTHER,
-)
-
-# Caches the checkers keep for themselves, relative to the user cache base ($XDG_CACHE_HOME or
-# ~/.cache), and relative to the home folder.
-CHECKER_CACHE_NAMES = (
-    "pyright-python",
-    "pyright",
-    "basedpyright",
-    "ty",
-    "pyrefly",
-    "zuban",
-    "mypy",
-    "node-gyp",
-)
-CHECKER_HOME_NAMES = (".npm", ".node-gyp", ".cache/node")
-
-FileState = Tuple[int, int, int]  # st_mode, st_mtime_ns, st_size (lstat)
-
-
-@dataclass(frozen=True)
-class Injection:
-    file: str  # relative to the project root
-    line: int  # the line of the sink call
-    what: str
-
-
-@dataclass(frozen=True)
-class Layout:
-    run: Path  # the temporary folder holding all of the below
-    project: Path  # the hostile copy
-    markers: Path  # where hostile code would leave its trace
-    harness: Path  # logs, strace output, the timestamp markers
-    outside: Path  # the target of the hostile .typing-literalstring symlink
-    elsewhere: Path  # an empty folder outside the project, the cwd of `check <abs path>`
-
-
-@dataclass
-class Step:
-    name: str
-    args: list[str]
-    cwd: Path
-    expect: set[int]
-    counts_findings: bool = False
-    must_not_write_project: bool = False
-    before: Callable[[], None] | None = None
-    # What the output must say: a refusal expected of the command (exit 2) is right only
-    # when it names its cause.
-    must_say: str = ""
-
-
-@dataclass
-class Areas:
-    project: Path
-    user_cache: Path
-    checker_caches: list[Path]
-    tool_dirs: list[Path]  # the tool's venv and package folder: their __pycache__ is bytecode
-    tmp_roots: list[Path]
-    layout: Layout
-
-
-@dataclass
-class StepResult:
-    step: Step
-    exit_code: int
-    elapsed: float
-    stdout: bytes
-    stderr: bytes
-    findings: int | None
-    listing: dict[str, list[str]]  # category -> paths newer than the marker
-    attributed_other: list[str]  # failing paths the command's processes wrote
-    concurrent_other: list[str]  # OTHER paths nobody of ours wrote
-    transient: list[str]  # written by the command outside the allowed areas, gone after it
-    markers: list[str]
-    mode_changes: list[str]
-    deleted: list[str]
-    modified: list[str]  # pre-existing project files whose content or mtime changed
-    created: list[str]  # new project files
-    injections: list[str]  # one line per expected injection: found where, or missed
-    control: list[str]  # raw control bytes found in the output
-    warnings: list[str]
-    failures: list[str]
-
-
-# --- preparing the hostile copy -------------------------------------------------------------
-
-
-def prepare(source: Path, work_dir: Path) -> Layout:
-    run = Path(tempfile.mkdtemp(prefix="hostile-checkout-", dir=str(work_dir))).resolve()
-    layout = Layout(
-        run=run,
-        project=run / source.name,
-        markers=run / "markers",
-        harness=run / "harness",
-        outside=run / "outside",
-        elsewhere=run / "elsewhere",
-    )
-    for folder in (layout.markers, layout.harness, layout.outside, layout.elsewhere):
-        folder.mkdir()
-    shutil.copytree(str(source), str(layout.project), symlinks=True)
-    return layout
-
-
-def add_hostile_files(layout: Layout) -> list[Injection]:
-    project = layout.project
-
-    def marker(name: str) -> str:
-        return str(layout.markers / name.replace("/", "_"))
-
-    for name in SHADOWING:
-        target = project / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(PAYLOAD.format(marker=marker(name)), encoding="utf-8")
-    pth = "import posix; posix.close(posix.open({!r}, posix.O_WRONLY | posix.O_CREAT, 0o644))\n"
-    (project / "_pth_marker.pth").write_text(
-        pth.format(marker("_pth_marker.pth")), encoding="utf-8"
-    )
-    setup = project / "setup.py"
-    own = setup.read_text(encoding="utf-8") if setup.exists() else ""
-    setup.write_text(PAYLOAD.format(marker=marker("setup.py")) + "\n" + own, encoding="utf-8")
-
-    injections: list[Injection] = []
-
-    def source(name: str, data: bytes, line: int, what: str) -> None:
-        (project / name).write_bytes(data)
-        injections.append(Injection(name, line, what))
-
-    source(
-        "hostile_grammar.py",
-        (
-            b"import subprocess\n"
-            b"\n"
-            b"type Mapping = dict[str, str]\n"
-            b"\n"
-            b"\n"
-            b"def listing(d: Mapping) -> None:\n"
-            b'    subprocess.run(f"ls {d["k"]}", shell=True)\n'
-        ),
-        7,
-        "PEP 701 f-string and PEP 695 type alias",
-    )
-    source(
-        "hostile_bom.py",
-        b"\xef\xbb\xbf"
-        + (
-            b"import subprocess\n"
-            b"\n"
-            b"\n"
-            b"def listing(path: str) -> None:\n"
-            b'    subprocess.run("ls " + path, shell=True)\n'
-        ),
-        5,
-        "UTF-8 with a BOM",
-    )
-    source(
-        "hostile_latin1.py",
-        (
-            "# -*- coding: latin-1 -*-\n"
-            "import sqlite3\n"
-            "\n"
-            'CAFE = "caf\u00e9"\n'
-            "\n"
-            "\n"
-            "def lookup(conn: sqlite3.Connection, name: str) -> None:\n"
-            '    conn.execute("SELECT * FROM t WHERE c = \'" + name + "\' -- caf\u00e9")\n'
-        ).encode("latin-1"),
-        8,
-        "latin-1 with a coding cookie",
-    )
-    source(
-        "hostile_linesep.py",
-        (
-            "import os\n"
-            "\n"
-            'NOTE = "before\u2028after"\n'
-            "\n"
-            "\n"
-            "def echo(text: str) -> None:\n"
-            '    os.system("echo " + text)\n'
-        ).encode(),
-        7,
-        "U+2028 in a string before the injection",
-    )
-    source(
-        "hostile_escape.py",
-        (
-            "import os\n"
-            "\n"
-            "\n"
-            "def title(name: str) -> None:\n"
-            f"    os.system(\"printf '{ESC_SEQUENCES}' \" + name)\n"
-        ).encode(),
-        5,
-        "terminal escape sequences (raw ESC, BEL) in a string",
-    )
-
-    state = project / STATE
-    if state.is_symlink() or state.is_file():
-        state.unlink()
-    elif state.exists():
-        shutil.rmtree(str(state))
-    state.symlink_to(layout.outside, target_is_directory=True)
-    pyproject = project / "pyproject.toml"
-    if pyproject.exists():
-        pyproject.chmod(0o664)
-    return injections
-
-
-def snapshot(root: Path) -> dict[str, FileState]:
-    """lstat of every entry under ``root`` (symlinks not followed), keyed by relative path."""
-    states: dict[str, FileState] = {}
-    for folder, dirs, files in os.walk(str(root)):
-        for name in dirs + files:
-            path = os.path.join(folder, name)
-            try:
-                st = os.lstat(path)
-            except OSError:
-                continue
-            states[os.path.relpath(path, str(root))] = (st.st_mode, st.st_mtime_ns, st.st_size)
-    return states
-
-
-# --- where a path belongs -----------------------------------------------------------------
-
-
-def is_within(path: str, root: Path) -> bool:
-    r = str(root)
-    return path == r or path.startswith(r.rstrip("/") + "/")
-
-
-def cache_base(env: dict[str, str]) -> Path:
-    return Path(env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache"))
-
-
-def user_cache(env: dict[str, str]) -> Path:
-    """Where `check` keeps its overlays (typing_literalstring/specs/cache.py, cache_root)."""
-    if env.get("TYPING_LITERALSTRING_CACHE"):
-        return Path(env["TYPING_LITERALSTRING_CACHE"])
-    return cache_base(env) / TOOL
-
-
-def resolved(path: Path) -> Path:
-    return Path(os.path.realpath(str(path)))
-
-
-def make_areas(layout: Layout, env: dict[str, str], command: Sequence[str]) -> Areas:
-    base = cache_base(env)
-    home = Path.home()
-    checker = [base / name for name in CHECKER_CACHE_NAMES]
-    checker += [home / name for name in CHECKER_HOME_NAMES]
-    tool_dirs: list[Path] = []
-    executable = Path(command[0])
-    if executable.is_absolute() and executable.parent.name in ("bin", "Scripts"):
-        tool_dirs.append(executable.parent.parent)
-    tool_dirs.append(Path(sys.prefix))
-    if (REPO / "typing_literalstring").is_dir():
-        tool_dirs.append(REPO / "typing_literalstring")
-    tmp_roots = [Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"), Path(tempfile.gettempdir())]
-    tmp_roots.append(layout.run.parent)
-    return Areas(
-        project=resolved(layout.project),
-        user_cache=resolved(user_cache(env)),
-        checker_caches=[resolved(p) for p in checker],
-        tool_dirs=[resolved(p) for p in tool_dirs],
-        tmp_roots=[resolved(p) for p in tmp_roots],
-        layout=layout,
-    )
-
-
-def classify(path: str, areas: Areas) -> str:
-    layout = areas.layout
-    if is_within(path, layout.markers):
-        return MARKER
-    if is_within(path, areas.project):
-        return PROJECT
-    if is_within(path, areas.user_cache):
-        return USER_CACHE
-    if any(is_within(path, c) for c in areas.checker_caches):
-        return CHECKER_CACHE
-    if "/__pycache__" in path and any(is_within(path, d) for d in areas.tool_dirs):
-        return TOOL_BYTECODE
-    if is_within(path, layout.outside):
-        return OUTSIDE_TARGET
-    if is_within(path, layout.elsewhere):
-        return ELSEWHERE
-    if is_within(path, layout.harness) or path == str(layout.run):
-        return HARNESS
-    allowed = [areas.project, areas.user_cache, layout.run, *areas.checker_caches]
-    if any(is_within(str(a), Path(path)) for a in allowed):
-        return ANCESTOR
-    if any(path == str(t) for t in areas.tmp_roots):
-        return TMPROOT
-    return OTHER
-
-
-# --- listing files newer than a marker -----------------------------------------------------
-
-
-def newer_than(marker: Path, prune: Sequence[Path]) -> list[str]:
-    roots = ["/"] + [r for r in ("/dev/shm",) if os.path.isdir(r)]
-    pruned = ["/proc", "/sys", "/dev", "/run", *[str(p) for p in prune]]
-    expression: list[str] = ["("]
-    for i, p in enumerate(pruned):
-        expression += (["-o"] if i else []) + ["-path", p]
-    expression += [")", "-prune", "-o", "(", "-newer", str(marker), "-o", "-cnewer", str(marker)]
-    expression += [")", "-print0"]
-    done = subprocess.run(
-        ["find", *roots, "-xdev", *expression],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        check=False,
-    )
-    return sorted({os.fsdecode(p) for p in done.stdout.split(b"\0") if p})
-
-
-# --- running a step -----------------------------------------------------------------------
-
-
-def run_command(
-    args: Sequence[str], cwd: Path, env: dict[str, str], timeout: float
-) -> tuple[int, bytes, bytes]:
-    proc = subprocess.Popen(
-        list(args),
-        cwd=str(cwd),
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 15)
-        out, err = proc.communicate()
-        err += f"\n[hostile_checkout: killed after {timeout:.0f} s]\n".encode()
-    return proc.returncode, out, err
-
-
-def find_injections(stdout: str, injections: Sequence[Injection]) -> tuple[list[str], int]:
-    lines: list[str] = []
-    missed = 0
-    for inj in injections:
-        name = re.escape(inj.file)
-        found = [
-            int(m.group(1)) for m in re.finditer(rf"(?:^|[/\s]){name}:(\d+):\d+: LS", stdout, re.M)
-        ]
-        unparsable = re.search(rf"(?:^|[/\s]){name}:(\d+): not checked: (.*)$", stdout, re.M)
-        if inj.line in found:
-            lines.append(f"{inj.file}:{inj.line} found ({inj.what})")
-        elif found:
-            missed += 1
-            where = ", ".join(str(n) for n in found)
-            lines.append(f"{inj.file}:{inj.line} reported at line {where} instead ({inj.what})")
-        elif unparsable is not None:
-            missed += 1
-            lines.append(
-                f"{inj.file}:{inj.line} NOT CHECKED: line {unparsable.group(1)}: "
-                f"{unparsable.group(2)} ({inj.what})"
-            )
-        else:
-            missed += 1
-            lines.append(f"{inj.file}:{inj.line} MISSED ({inj.what})")
-    return lines, missed
-
-
-def show(data: bytes) -> str:
-    """Output made safe to print: control characters escaped (the raw bytes are reported)."""
-    text = data.decode("utf-8", "replace")
-    return "".join(
-        c if c in "\n\t" or (c.isprintable() and c not in "\u2028\u2029") else ascii(c)[1:-1]
-        for c in text
-    )
-
-
-def run_step(
-    number: int,
-    step: Step,
-    layout: Layout,
-    areas: Areas,
-    env: dict[str, str],
-    strace: str | None,
-    timeout: float,
-    pre: dict[str, FileState],
-    injections: Sequence[Injection],
-) -> StepResult:
-    if step.before is not None:
-        step.before()
-    before = snapshot(layout.project)
-    marker = layout.harness / f"marker-{number}"
-    time.sleep(0.1)  # the harness's own changes must be older than the marker
-    marker.touch()
-    time.sleep(0.1)  # and the command's newer: timestamps are coarse (a clock tick)
-    log = layout.harness / f"strace-{number}.log"
-    prefix = strace_prefix(strace, log) if strace else []
-    start = time.monotonic()
-    code, out, err = run_command(prefix + step.args, step.cwd, env, timeout)
-    elapsed = time.monotonic() - start
-    (layout.harness / f"stdout-{number}.txt").write_bytes(out)
-    (layout.harness / f"stderr-{number}.txt").write_bytes(err)
-
-    listing: dict[str, list[str]] = {}
-    for path in newer_than(marker, [layout.harness, layout.markers]):
-        listing.setdefault(classify(path, areas), []).append(path)
-    markers = sorted(os.listdir(str(layout.markers)))
-    listing[MARKER] = [str(layout.markers / m) for m in markers]
-
-    written = parse_strace(log, step.cwd) if strace else None
-    attributed: list[str] = []
-    concurrent: list[str] = []
-    transient: list[str] = []
-    parents: set[str] = set()
-    if written is not None:
-        parents = {os.path.dirname(p) for p in written.paths}
-    for category in (OUTSIDE_TARGET, ELSEWHERE):  # only the command writes in these
-        attributed += listing.get(category, [])
-
-    def by_command(path: str) -> bool:
-        """Whether the command wrote ``path``, its folder's entries, or a folder above it (a
-        folder built elsewhere and renamed into place holds files strace saw under old names)."""
-        if written is None:
-            return True
-        if path in written.paths or path in parents:
-            return True
-        folder = os.path.dirname(path)
-        while folder not in ("/", ""):
-            if folder in written.paths and classify(folder, areas) not in (TMPROOT, ANCESTOR):
-                return True
-            folder = os.path.dirname(folder)
-        return False
-
-    for path in listing.get(OTHER, []):
-        if by_command(path):
-            attributed.append(path)
-        else:
-            concurrent.append(path)
-    if written is not None:
-        listed = {p for paths in listing.values() for p in paths}
-        for path in sorted(written.paths):
-            if path in listed or os.path.lexists(path):
-                continue
-            if classify(path, areas) in (*FAILING, TMPROOT, ANCESTOR):
-                transient.append(path)
-
-    after = snapshot(layout.project)
-    mode_changes = [
-        f"{rel}: {stat.filemode(old[0])} -> {stat.filemode(after[rel][0])}"
-        for rel, old in sorted(pre.items())
-        if rel in after and stat.S_IMODE(after[rel][0]) != stat.S_IMODE(old[0])
-    ]
-    deleted = sorted(rel for rel in pre if rel not in after)
-    modified = sorted(
-        rel
-        for rel, old in before.items()
-        if rel in after and after[rel][1:] != old[1:] and not stat.S_ISDIR(old[0])
-    )
-    created = sorted(rel for rel in after if rel not in before)
-
-    stdout = out.decode("utf-8", "replace")
-    findings: int | None = None
-    injection_lines: list[str] = []
-    missed = 0
-    if step.counts_findings:
-        m = re.search(r"^(\d+) findings?\b", stdout, re.M)
-        findings = int(m.group(1)) if m else None
-        injection_lines, missed = find_injections(stdout, injections)
-    control = [
-        f"{name} x{(out + err).count(raw)}"
-        for name, raw in CONTROL_BYTES.items()
-        if raw in out + err
-    ]
-
-    failures: list[str] = []
-    warnings: list[str] = []
-    if markers:
-        failures.append(f"hostile code ran: marker files {', '.join(markers)}")
-    if mode_changes:
-        failures.append(f"{len(mode_changes)} pre-existing file(s) changed mode")
-    if deleted:
-        failures.append(f"{len(deleted)} pre-existing file(s) deleted")
-    if attributed:
-        what = "written by the command" if written is not None else "written (no strace)"
-        failures.append(f"{len(attributed)} file(s) outside the allowed areas {what}")
-    if step.must_not_write_project and (created or modified):
-        failures.append(
-            f"the refused command changed the project: {len(created)} created, "
-            f"{len(modified)} modified"
-        )
-    if code not in step.expect:
-        expected = " or ".join(str(c) for c in sorted(step.expect))
-        message = f"exit status {code}, expected {expected}"
-        (failures if step.must_not_write_project else warnings).append(message)
-    if step.must_say and step.must_say.encode() not in out + err:
-        warnings.append(f"the output does not say {step.must_say!r}")
-    if b"Traceback (most recent call last)" in err:
-        last = show(err).strip().splitlines()[-1]
-        warnings.append(f"the command crashed: {last[:200]}")
-    if step.counts_findings and findings is None:
-        warnings.append("no finding count in the output (the check did not complete)")
-    if missed:
-        warnings.append(f"{missed} of {len(injections)} hostile injections not reported")
-    if control:
-        warnings.append(f"raw terminal control bytes in the output: {', '.join(control)}")
-    if step.counts_findings and (modified or created):
-        warnings.append(
-            f"check changed the project: {len(created)} created, {len(modified)} modified"
-        )
-    if not step.counts_findings:
-        for line in stdout.splitlines():
-            said_as_expected = bool(step.must_say) and step.must_say in line
-            if not said_as_expected and re.search(r"\bfail(ed|s)?\b|\bshadows\b", line, re.I):
-                warnings.append(f"output: {show(line.encode())[:200]}")
-    if written is not None:
-        # Only the command writes in the project: what strace did not see there measures how
-        # much the attribution of OTHER files can be trusted.
-        unseen = [
-            p for p in listing.get(PROJECT, []) if not by_command(p) and p != str(areas.project)
-        ]
-        if unseen:
-            warnings.append(
-                f"strace did not see {len(unseen)} of the project's changed files (e.g. "
-                f"{unseen[0]}): the OTHER attribution may be incomplete"
-            )
-    return StepResult(
-        step=step,
-        exit_code=code,
-        elapsed=elapsed,
-        stdout=out,
-        stderr=err,
-        findings=findings,
-        listing=listing,
-        attributed_other=attributed,
-        concurrent_other=concurrent,
-        transient=transient,
-        markers=markers,
-        mode_changes=mode_changes,
-        deleted=deleted,
-        modified=modified,
-        created=created,
-        injections=injection_lines,
-        control=control,
-        warnings=warnings,
-        failures=failures,
-    )
-
-
-# --- printing -------------------------------------------------------------------------------
-
-
-def group_key(path: str, depth: int) -> str:
-    parts = path.split("/")
-    return "/".join(parts[: depth + 1]) if len(parts) > depth + 1 else path
-
-
-def grouped(paths: Sequence[str], root_depth: int) -> list[str]:
-    counts = Counter(group_key(p, root_depth) for p in paths)
-    return [
-        f"{key}{'/...' if n > 1 or key not in paths else ''}  ({n})"
-        for key, n in sorted(counts.items())
-    ]
-
-
-def depth_of(path: Path) -> int:
-    return len(str(path).rstrip("/").split("/")) - 1
-
-
-def print_step(number: int, result: StepResult, areas: Areas, full: bool) -> None:
-    step = result.step
-    out = sys.stdout
-    command = shlex.join(step.args)
-    out.write(f"\n=== {number}. {step.name}: {command}\n    cwd: {step.cwd}\n")
-    expected = " or ".join(str(c) for c in sorted(step.expect))
-    summary = f"exit {result.exit_code} (expected {expected}) in {result.elapsed:.1f} s"
-    if step.counts_findings:
-        count = "?" if result.findings is None else str(result.findings)
-        summary += f"; {count} findings"
-    out.write(summary + "\n")
-    stdout = show(result.stdout)
-    interesting = [
-        line
-        for line in stdout.splitlines()
-        if re.match(r"^(\d+ findings?\b|error:|warning:|Checked |refus|Wrote|wrote)", line)
-        or "hostile_" in line
-    ]
-    if not step.counts_findings:
-        interesting = stdout.splitlines()[:40]
-    for line in interesting:
-        out.write(f"  | {line[:300]}\n")
-    err_lines = show(result.stderr).splitlines()
-    for line in err_lines[-15:]:
-        out.write(f"  ! {line[:300]}\n")
-    for line in result.injections:
-        out.write(f"  injection: {line}\n")
-    out.write(f"  output control bytes: {', '.join(result.control) or 'none'}\n")
-
-    total = sum(len(v) for v in result.listing.values())
-    out.write(f"  files newer than the marker: {total}\n")
-    depths = {
-        PROJECT: depth_of(areas.project) + 1,
-        USER_CACHE: depth_of(areas.user_cache) + 1,
-        CHECKER_CACHE: depth_of(Path.home()) + 2,
-        TOOL_BYTECODE: 6,
-    }
-    for category in CATEGORY_ORDER:
-        paths = result.listing.get(category, [])
-        if category in FAILING:
-            paths = [p for p in paths if p in result.attributed_other or category == MARKER]
-        out.write(f"    {category:<22} {len(paths)}\n")
-        if not paths:
-            continue
-        if full or category in (*FAILING, ANCESTOR, TMPROOT):
-            lines = paths
-        else:
-            lines = grouped(paths, depths.get(category, 4))
-        for line in lines:
-            out.write(f"        {show(line.encode())}\n")
-    if result.concurrent_other:
-        n = len(result.concurrent_other)
-        out.write(
-            f"    {'OTHER, concurrent':<22} {n} (changed during the command, but not by its "
-            "processes (strace): other work on this machine)\n"
-        )
-        lines = result.concurrent_other if full else grouped(result.concurrent_other, 3)[:25]
-        for line in lines:
-            out.write(f"        {show(line.encode())}\n")
-    if result.transient:
-        out.write(
-            f"  written outside the allowed areas and removed again (strace): "
-            f"{len(result.transient)}\n"
-        )
-        for line in result.transient if full else grouped(result.transient, 3)[:25]:
-            out.write(f"        {show(line.encode())}\n")
-    if result.created or result.modified:
-        out.write(
-            f"  project: {len(result.created)} created, {len(result.modified)} pre-existing "
-            "modified\n"
-        )
-        for rel in result.modified:
-            out.write(f"        modified {rel}\n")
-        created = result.created if full else grouped(result.created, 1)[:20]
-        for line in created:
-            out.write(f"        created {line}\n")
-    out.write(f"  markers: {', '.join(result.markers) or 'none'}\n")
-    if result.mode_changes or result.deleted:
-        for line in result.mode_changes:
-            out.write(f"  MODE CHANGED {line}\n")
-        for line in result.deleted:
-            out.write(f"  DELETED {line}\n")
-    else:
-        out.write("  modes: every pre-existing entry keeps its mode\n")
-    for line in result.failures:
-        out.write(f"  FAIL: {line}\n")
-    for line in result.warnings:
-        out.write(f"  WARN: {line}\n")
-    out.flush()
-
-
-def print_summary(results: Sequence[StepResult]) -> None:
-    out = sys.stdout
-    out.write("\n=== summary\n")
-    header = (
-        f"{'step':<26}{'exit':>5}{'want':>7}{'finds':>7}{'secs':>8}{'proj+':>7}{'cache':>7}"
-        f"{'other':>7}{'conc.':>7}{'mark':>6}{'modes':>7}\n"
-    )
-    out.write(header)
-    for r in results:
-        findings = "-" if r.findings is None else str(r.findings)
-        cache = len(r.listing.get(USER_CACHE, [])) + len(r.listing.get(CHECKER_CACHE, []))
-        want = "/".join(str(c) for c in sorted(r.step.expect))
-        out.write(
-            f"{r.step.name:<26}{r.exit_code:>5}{want:>7}{findings:>7}{r.elapsed:>8.1f}"
-            f"{len(r.created):>7}{cache:>7}{len(r.attributed_other):>7}"
-            f"{len(r.concurrent_other):>7}{len(r.markers):>6}"
-            f"{len(r.mode_changes) + len(r.deleted):>7}\n"
-        )
-
+from scripts.hostile.input_cases import input_steps  # noqa: E402
+from scripts.hostile.model import SHADOWED_BY_TYPING, STATE, TOOL, Step, StepResult  # noqa: E402
+from scripts.hostile.places import make_areas  # noqa: E402
+from scripts.hostile.planting import SHADOWING, add_hostile_files, prepare, snapshot  # noqa: E402
+from scripts.hostile.printing import print_step, print_summary  # noqa: E402
+from scripts.hostile.steps import run_step  # noqa: E402
+from scripts.strace_writes import strace_usable  # noqa: E402
 
 # --- main -------------------------------------------------------------------------------------
+
+# The groups of steps --cases chooses from.
+CASES = {
+    "writes": "check, init and doctor write nothing outside the project and run none of its code "
+    "(issue 25)",
+    "input": "what check reads of the checkout and what its table can hide (issue 43: 1, 3, 5, 6; "
+    "scripts/hostile/input_cases.py)",
+}
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -873,6 +136,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--strict", action="store_true", help="warnings (exit statuses, misses) fail too"
     )
+    parser.add_argument(
+        "--cases",
+        default=",".join(CASES),
+        help="which cases to run, comma-separated: "
+        + "; ".join(f"{name}: {what}" for name, what in CASES.items())
+        + " (default: all)",
+    )
     return parser.parse_args(argv)
 
 
@@ -885,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = shlex.split(args.command)
     if not command or shutil.which(command[0]) is None:
         sys.stderr.write(f"error: cannot run {args.command!r}\n")
+        return 2
+    cases = {name.strip() for name in args.cases.split(",") if name.strip()}
+    if not cases <= set(CASES):
+        sys.stderr.write(f"error: --cases: unknown {', '.join(sorted(cases - set(CASES)))}\n")
         return 2
     strace = None if args.no_strace else shutil.which("strace")
     if strace is not None and not strace_usable(strace):
@@ -943,6 +217,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             must_say=SHADOWED_BY_TYPING if shadowed else "",
         )
     )
+
+    if "writes" not in cases:
+        steps = []
+    if "input" in cases:
+        checkers = [c.strip() for c in args.checkers.split(",") if c.strip() != "mypy"]
+        # pyright unless --checkers names another: the planted typing.py stops mypy.
+        checker = checkers[0] if checkers else "pyright"
+        steps += input_steps(command, checker, version, layout, len(injections))
 
     out = sys.stdout
     out.write(f"hostile checkout of {source}\n")

@@ -36,6 +36,19 @@ def check_project(
     return status, document
 
 
+def write_project(folder: Path, table: str, files: dict[str, str]) -> Path:
+    """A project in ``folder`` of ``files`` (name -> text), with a pyproject.toml that ends
+    with ``table`` (a [tool.typing-literalstring] table, say)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pyproject.toml").write_text(
+        f'[project]\nname = "app"\nversion = "0"\n\n{table}', encoding="utf-8"
+    )
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
 def marked_rules(text: str) -> set[tuple[int, str]]:
     """(line, rule) of each line of a test program that ends with `  # LSnnn`."""
     return {

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.checking import write_project
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from typing_literalstring.commands.cli import main
@@ -36,14 +37,7 @@ _NOTHING: set[str] = set()
 
 def _project(folder: Path, table: str = "", files: dict[str, str] | None = None) -> Path:
     """A project of ``files`` (default: app.py) whose pyproject.toml ends with ``table``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "pyproject.toml").write_text(
-        f'[project]\nname = "app"\nversion = "0"\n\n{table}', encoding="utf-8"
-    )
-    for name, text in (files or {"app.py": APP}).items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
+    return write_project(folder, table, files or {"app.py": APP})
 
 
 def _check(

@@ -16,6 +16,7 @@ from typing_literalstring.core import sources
 from typing_literalstring.core.project import (
     Environment,
 )
+from typing_literalstring.core.project_files import Skipped
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.sinks import (
     Rule,
@@ -95,7 +96,7 @@ UNVERIFIED_REASONS = {
 @dataclass(frozen=True)
 class Unparsable:
     path: str
-    line: int
+    line: int  # 0: a folder that could not be listed, so no file below it was read
     message: str
 
 
@@ -147,6 +148,15 @@ class CheckResult:
     sink_calls: int = 0
     proven: int = 0
     unverified: list[Unverified] = field(default_factory=lambda: [])
+    # What was left out, said so that nothing is left out without a word: the folders skipped
+    # by name (core/project_files.py), what the configuration's exclude left out, the findings
+    # the selection hid (what hid them -> how many) and, when it can report nothing, why
+    # (report/selection.py).
+    skipped_folders: list[Skipped] = field(default_factory=lambda: [])
+    excluded_files: int = 0
+    excluded_folders: int = 0
+    hidden: dict[str, int] = field(default_factory=lambda: {})
+    reports_nothing: str = ""
 
     def by_family(self) -> Counter[str]:
         return Counter(f.rule.family for f in self.findings)

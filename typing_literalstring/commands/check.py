@@ -61,11 +61,10 @@ from typing_literalstring.core.errors import CheckerFailedError, TypingLiteralSt
 from typing_literalstring.core.project import (
     choose_environment,
     common_root,
-    python_files,
-    root_relative,
     search_paths,
 )
-from typing_literalstring.report import baseline, cost, output, selection, terminal
+from typing_literalstring.core.project_files import list_files
+from typing_literalstring.report import baseline, cost, left_out, output, selection, terminal
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.cache import cache_root, cached_overlay
 from typing_literalstring.specs.installed import imported_names
@@ -157,20 +156,24 @@ def run_check(
     search = search_paths(root)
     result = CheckResult(checker.name, checker.version(), profile, root, cwd, environment)
     found: dict[str, Path] = {}
-    excluded = 0
-    for path in python_files(targets):
-        if exclude and selection.excluded(root_relative(str(path), root), exclude):
-            excluded += 1
-            continue
+    listing = list_files(targets, selection.excluder(root, exclude))
+    result.skipped_folders = listing.skipped
+    result.excluded_files = listing.excluded_files
+    result.excluded_folders = listing.excluded_folders
+    # A folder that cannot be listed is reported as an unreadable file is: the rest is checked.
+    result.unparsable += [Unparsable(str(u.path), 0, u.why) for u in listing.unlisted]
+    for path in listing.files:
         refused = sources.not_read(path, root)
         if refused is None:
             found[str(path.resolve())] = path
         else:
             result.unparsable.append(Unparsable(str(path), 1, refused))
     if not found and not result.unparsable:
-        if excluded:
+        if listing.excluded_files or listing.excluded_folders:
             return result  # what the configuration excludes is not an error: nothing to do
-        raise UsageError(f"no Python file to check in {', '.join(map(str, targets))}")
+        skipped = left_out.skipped_notice(result)
+        where = ", ".join(map(str, targets)) + (f" ({skipped})" if skipped else "")
+        raise UsageError(f"no Python file to check in {where}")
     for path, refusal in checker.unnameable([Path(p) for p in found], search).items():
         del found[str(path)]
         result.unchecked.append(Unchecked(str(path), str(refusal.folder), refusal.module))
@@ -410,9 +413,13 @@ def command(args: argparse.Namespace) -> int:
     elif args.format == "sarif":
         sys.stdout.write(output.sarif(result, shown))
     elif args.quiet:
-        # The summary, and why the run exits 2 when files were not checked.
-        errors = [output.printable(f"error: {line}") for line in output.unparsable_notice(result)]
-        sys.stdout.write(_coloured("\n".join([*errors, output.summary(result)]) + "\n"))
+        # The summary, why the run exits 2 when files were not checked, and why it cannot
+        # fail when the configuration leaves it nothing to report.
+        errors = [f"error: {line}" for line in left_out.unparsable_notice(result)]
+        void = left_out.selection_notice(result)
+        said = [*errors, *([f"warning: {void}"] if void else [])]
+        lines = [output.printable(line) for line in said] + [output.summary(result)]
+        sys.stdout.write(_coloured("\n".join(lines) + "\n"))
     else:
         sys.stdout.write(_coloured(output.text(result, shown)))
     if result.unparsable:

@@ -135,6 +135,31 @@ def _choice(value: object, where: str, choices: Sequence[str]) -> str:
     return value
 
 
+def _confined(root: Path, value: str, where: str) -> Path:
+    """The table's ``baseline``, which must lead to a file inside the project ``root``.
+
+    A checkout's own pyproject.toml is written by whoever wrote the checkout: were its
+    ``baseline`` free, ``check --write-baseline`` in a clone would create folders and a file
+    wherever it says (an absolute path, ``../..``, a folder that is a link out).  So it is
+    resolved as the system would (``..`` and every link on the way) and must stay inside the
+    root; ``--baseline`` on the command line is the user's own choice and is not confined."""
+    real_root = root.resolve()
+    try:
+        target = (root / value).resolve()
+    except (OSError, RuntimeError) as error:  # a link loop: RuntimeError before Python 3.13
+        raise ConfigError(
+            f"{where} = {value!r} cannot be resolved ({error}): give a path inside the project"
+        ) from error
+    if real_root not in target.parents:
+        raise ConfigError(
+            f"{where} = {value!r} leads outside the project {real_root} (to {target}), so "
+            "writing the baseline would change files there: give a path inside the project, "
+            "relative to its root (such as .typing-literalstring/baseline.json), or pass "
+            "--baseline PATH on the command line for a file elsewhere"
+        )
+    return root / value
+
+
 def read(root: Path, checkers: Sequence[str], profiles: Sequence[str]) -> Settings:
     """The table in ``root``/pyproject.toml (empty settings when there is none), with every
     key and value checked against ``checkers`` and ``profiles`` and the rules."""
@@ -201,7 +226,7 @@ def read(root: Path, checkers: Sequence[str], profiles: Sequence[str]) -> Settin
         exclude=()
         if "exclude" not in entries
         else _strings(entries["exclude"], f"{name} exclude", "globs"),
-        baseline=None if baseline is None else root / baseline,
+        baseline=None if baseline is None else _confined(root, baseline, f"{name} baseline"),
         fail_on_unverified=gate,
         source=path,
     )

@@ -2,7 +2,8 @@
 
 ``check`` and ``init`` must see a project as its own tools do: the same root from any folder
 inside it, the project's virtual environment rather than the one this tool is installed in
-(pipx, a pre-commit hook), and never the project's virtual environments or build output as code.
+(pipx, a pre-commit hook), and never the project's virtual environments or build output as code
+(which files are checked: ``project_files``).
 """
 
 from __future__ import annotations
@@ -18,19 +19,6 @@ from typing_literalstring.core.errors import TypingLiteralStringError
 
 # What marks a project's root, nearest first.
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
-# Folders that hold no code of the project's own (hidden ones, such as the folder `init` writes,
-# are skipped too).
-SKIPPED_DIRS = frozenset(
-    {
-        "__pycache__",
-        ".tox",
-        ".nox",
-        "build",
-        "dist",
-        "node_modules",
-        "site-packages",
-    }
-)
 
 
 class ProjectError(TypingLiteralStringError):
@@ -113,29 +101,6 @@ def _choose(python: str | None, root: Path, environ: Mapping[str, str]) -> Envir
         if found is not None:
             return Environment(found.absolute(), f"{name} in the project root")
     return Environment(Path(sys.executable), "the interpreter running typing-literalstring")
-
-
-def is_environment(folder: Path) -> bool:
-    """A virtual environment (``pyvenv.cfg``) or an installed-packages folder."""
-    return (folder / "pyvenv.cfg").is_file()
-
-
-def python_files(paths: Sequence[Path]) -> list[Path]:
-    """The .py files under ``paths``: hidden folders, environments and build output left out."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_file():
-            files.append(path)
-            continue
-        for folder, dirs, names in os.walk(path):
-            here = Path(folder)
-            dirs[:] = sorted(
-                d
-                for d in dirs
-                if not d.startswith(".") and d not in SKIPPED_DIRS and not is_environment(here / d)
-            )
-            files.extend(here / n for n in sorted(names) if n.endswith(".py"))
-    return files
 
 
 def module_name(path: Path, roots: Sequence[Path]) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from typing_literalstring.core.project import python_files
+from typing_literalstring.core.project_files import python_files
 from typing_literalstring.specs.installed import imported_names
 
 

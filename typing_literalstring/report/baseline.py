@@ -234,8 +234,9 @@ def apply(
     if write:
         if result.unparsable:
             raise BaselineError(
-                "not writing the baseline: some files do not parse, so their findings are "
-                "unknown; fix them first"
+                "not writing the baseline: some files were not checked (they do not parse, or "
+                "they or their folder cannot be read), so their findings are unknown; fix them "
+                "first"
             )
         return record(result, path, reports), path
     if chosen is not None or path.is_file():

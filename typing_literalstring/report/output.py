@@ -17,7 +17,7 @@ from typing_literalstring.analysis.findings import (
     Unverified,
 )
 from typing_literalstring.core.project import root_relative
-from typing_literalstring.report import finding_lines, regions, rule_pages
+from typing_literalstring.report import finding_lines, left_out, regions, rule_pages
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.sinks import (
     NON_LITERAL,
@@ -138,13 +138,6 @@ def unchecked_notice(result: CheckResult) -> str | None:
     )
 
 
-def unparsable_notice(result: CheckResult) -> list[str]:
-    return [
-        f"{_relative(u.path, result.cwd)}:{u.line}: not checked: {_why_not(u.message)}"
-        for u in result.unparsable
-    ]
-
-
 def suppression_notices(result: CheckResult, warn_unused: bool) -> list[str]:
     """``path:line: ...`` for each malformed suppression, and each unused one if asked."""
     lines = [
@@ -229,11 +222,19 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
             )
     if shown.unverified:
         lines.extend(_unverified_line(u, result.cwd) for u in result.unverified)
-    lines.extend(f"error: {line}" for line in unparsable_notice(result))
+    lines.extend(f"error: {line}" for line in left_out.unparsable_notice(result))
     lines.extend(f"warning: {line}" for line in suppression_notices(result, warn_unused))
-    for notice in (unchecked_notice(result), unresolved_notice(result), third_party_notice(result)):
+    for notice in (
+        unchecked_notice(result),
+        unresolved_notice(result),
+        third_party_notice(result),
+        left_out.selection_notice(result),
+    ):
         if notice is not None:
             lines.append(f"warning: {notice}")
+    skipped = left_out.skipped_notice(result)
+    if skipped is not None:
+        lines.append(f"note: {skipped}.")
     calls = sink_calls_summary(result, shown.unverified)
     if calls is not None:
         lines.append(calls)
@@ -249,7 +250,7 @@ def text(result: CheckResult, shown: Shown = Shown()) -> str:
 def summary(result: CheckResult) -> str:
     """The summary line of the text report: how many findings, of which families, and what was
     set aside; all that ``--quiet`` prints."""
-    aside = set_aside(result)
+    aside = "; ".join(p for p in (set_aside(result), *left_out.summary_parts(result)) if p)
     families = result.by_family()
     counts = ", ".join(f"{family} {count}" for family, count in sorted(families.items()))
     count = len(result.findings)
@@ -282,14 +283,6 @@ def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, 
         "through": list(finding.through),
         "evidence": finding.evidence,
     }
-
-
-def _why_not(message: str) -> str:
-    """A file not checked: it does not parse, or it was not read at all (outside the
-    project, a link out of it, a device), or left out (commands.memory)."""
-    if message.endswith("not read") or message.startswith("left out"):
-        return message
-    return f"it does not parse: {message}"
 
 
 def _sentence(text: str) -> str:
@@ -368,13 +361,14 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
             "notice": unresolved_notice(result),
         },
         "unparsable": [
-            {"path": _relative(u.path, result.cwd), "line": u.line, "message": u.message}
+            {"path": left_out.unparsable_path(u, result.cwd), "line": u.line, "message": u.message}
             for u in result.unparsable
         ],
         "unchecked": {
             "files": [_relative(u.path, result.cwd) for u in result.unchecked],
             "notice": unchecked_notice(result),
         },
+        **left_out.as_json(result),
     }
     if shown.unverified:
         document["unverified"] = [_unverified_json(u, result.cwd) for u in result.unverified]
@@ -442,27 +436,11 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
         }
         for f, extra in marked
     ]
-    notifications: list[dict[str, Any]] = [
-        {
-            "level": "error",
-            "message": {"text": f"not checked: {_why_not(u.message)}"},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {
-                            "uri": root_relative(u.path, result.project),
-                            "uriBaseId": "%SRCROOT%",
-                        },
-                        "region": {"startLine": u.line},
-                    }
-                }
-            ],
-        }
-        for u in result.unparsable
-    ]
+    notifications = left_out.unparsable_notifications(result)
     for notice in (unchecked_notice(result), unresolved_notice(result), third_party_notice(result)):
         if notice is not None:
             notifications.append({"level": "warning", "message": {"text": notice}})
+    notifications += left_out.sarif_notifications(result)
     notifications += [
         {"level": "warning", "message": {"text": notice}}
         for notice in suppression_notices(result, warn_unused)
@@ -498,6 +476,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
                     "checker": result.checker,
                     "checkerVersion": result.checker_version,
                     "profile": result.profile,
+                    **left_out.sarif_properties(result),
                 },
             }
         ],
