@@ -26,6 +26,10 @@ Then it runs, each from a fresh marker (a file touched just before the command):
     init                                 with the hostile symlink: must refuse (exit 2)
     init                                 after the harness removes the symlink: must succeed
     doctor                               its mypy probe is stopped the same way (exit 2)
+    issue 43, items 2 and 4              init with a pyrightconfig.json added: must write
+                                         stubPath there; doctor once it holds none, and
+                                         doctor with a sink loosened in the overlay: exit 2,
+                                         naming the cause (issue43_steps)
 
 After each command it lists every file whose mtime or ctime is newer than the marker (`find /
 -xdev`, without /proc, /sys, /dev, /run) and classifies each: the project copy, the user cache
@@ -944,6 +948,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
 
+    steps += issue43_steps(command, project)  # issue 43, items 2 and 4 (functions at the end)
+
     out = sys.stdout
     out.write(f"hostile checkout of {source}\n")
     out.write(f"  copy:        {project}\n")
@@ -987,6 +993,67 @@ def main(argv: Sequence[str] | None = None) -> int:
         + f": {len(failures)} failure(s), {len(warnings)} warning(s)\n"
     )
     return 1 if failed else 0
+
+
+# --- issue 43, items 2 and 4: a checkout whose configuration misdirects init, or whose
+# committed overlay was loosened.  After the steps above (`init` has written the pyright
+# overlay and [tool.pyright] stubPath into pyproject.toml).
+
+# A pyrightconfig.json wins over [tool.pyright]: settings written into pyproject.toml then load
+# nothing, and the team's own pyright passes.  JSON with comments and a trailing comma, as
+# pyright reads it.
+ISSUE43_PYRIGHTCONFIG = (
+    "{\n"
+    "  // added by scripts/hostile_checkout.py: pyright reads this file, not [tool.pyright]\n"
+    '  "typeCheckingMode": "standard",\n'
+    "}\n"
+)
+ISSUE43_SINK = ("sql: LiteralString", "sql: str")  # sqlite3's execute, loosened back to str
+
+
+def issue43_steps(command: Sequence[str], project: Path) -> list[Step]:
+    """Item 4: with a pyrightconfig.json added, `init` must write stubPath into it (and say
+    so), and `doctor` must fail once it holds none while pyproject.toml still does.  Item 2:
+    with a sink of the committed overlay loosened to `str`, `doctor` must fail naming the file
+    (its probe alone said "loads our stubs: yes")."""
+    config = project / "pyrightconfig.json"
+    stub = project / STATE / "stubs" / "pyright" / "sqlite3" / "__init__.pyi"
+    doctor = [*command, "doctor", "--checker", "pyright"]
+
+    def add_config() -> None:
+        config.write_text(ISSUE43_PYRIGHTCONFIG, encoding="utf-8")
+
+    def loosen_sink() -> None:
+        text = stub.read_text(encoding="utf-8")
+        stub.write_text(text.replace(*ISSUE43_SINK), encoding="utf-8")
+
+    return [
+        Step(
+            "init-pyrightconfig",
+            [*command, "init"],
+            project,
+            {0},
+            before=add_config,
+            must_say="pyright reads pyrightconfig.json",
+        ),
+        Step(
+            "doctor-misplaced",
+            doctor,
+            project,
+            {2},
+            before=add_config,  # the team's file again, without our stubPath
+            must_say="but pyright reads pyrightconfig.json",
+        ),
+        Step("init-again", [*command, "init"], project, {0}),
+        Step(
+            "doctor-loosened",
+            doctor,
+            project,
+            {2},
+            before=loosen_sink,
+            must_say="changed sqlite3/__init__.pyi",
+        ),
+    ]
 
 
 if __name__ == "__main__":

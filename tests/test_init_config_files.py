@@ -195,3 +195,44 @@ def test_doctor_fails_when_our_settings_are_in_a_file_the_checker_does_not_read(
     if name.endswith(".json"):
         assert json.loads((tmp_path / name).read_text())["stubPath"].endswith(checker)
     assert main(["doctor", "--project", str(tmp_path), "--checker", checker]) == EXIT_OK
+
+
+def test_doctor_fails_when_an_older_inits_tool_mypy_hides_the_teams_setup_cfg(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before issue 43, init created [tool.mypy] beside a setup.cfg [mypy]: mypy then reads
+    pyproject.toml alone, and every setting of the team's (databases 0.9.0: its `exclude`) is
+    lost.  Made here as that init made it: init first, the team's setup.cfg after."""
+    _installed("mypy")
+    (tmp_path / "app.py").write_text(APP)
+    assert main(["init", "--project", str(tmp_path), "--checker", "mypy"]) == EXIT_OK
+    (tmp_path / "setup.cfg").write_text("[mypy]\nexclude = build/\n")
+    capsys.readouterr()
+    assert main(["doctor", "--project", str(tmp_path), "--checker", "mypy"]) == EXIT_ERROR
+    err = capsys.readouterr().err
+    assert "pyproject.toml's [tool.mypy] holds only our settings for mypy, and makes mypy " in err
+    assert "ignore setup.cfg, which holds the team's [mypy] settings" in err
+
+
+def test_writing_pyrightconfig_and_mypy_ini_trips_no_checker(tmp_path: Path) -> None:
+    """Issue 29's promise, for the files of issue 43: each of the six checkers' own runs
+    report the same before and after init (pyrefly, with no configuration of its own, imports
+    those two files)."""
+    from tests.test_init_tools import APP as FLASK_APP
+    from tests.test_init_tools import DEFAULT_RUNS, _diagnostics, _has
+
+    _installed("pyright", "mypy", "ty")
+    if not _has("flask", "jinja2"):
+        pytest.skip("Flask is not installed (the test extras install it)")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    (tmp_path / "app.py").write_text(FLASK_APP)
+    (tmp_path / "pyrightconfig.json").write_text(PYRIGHTCONFIG)
+    (tmp_path / "mypy.ini").write_text("[mypy]\nwarn_unused_configs = True\n")
+    present = [name for name in DEFAULT_RUNS if CHECKERS[name].is_installed()]
+    before = {name: _diagnostics(name, tmp_path) for name in present}
+    args = ["init", "--project", str(tmp_path), "--python", sys.executable]
+    assert main([*args, "--checker", "pyright", "--checker", "mypy", "--checker", "ty"]) == 0
+    assert "stubPath" in (tmp_path / "pyrightconfig.json").read_text()
+    assert "typing_literalstring.mypy" in (tmp_path / "mypy.ini").read_text()
+    for name in present:
+        assert _diagnostics(name, tmp_path) == before[name], name

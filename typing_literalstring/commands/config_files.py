@@ -109,7 +109,12 @@ def target(checker: str, project: Path) -> Target:
         later = [t.name for t in found[1:]]
         why = f"{checker} reads [tool.mypy] there before {' and '.join(later)}" if later else ""
         return Target(first.path, first.kind, first.tool, why)
-    if first.kind == INI:
+    if first.path.name == "setup.cfg":
+        why = (
+            f"{checker} reads setup.cfg's [mypy] when pyproject.toml has no [tool.mypy], and "
+            "a [tool.mypy] there would make it ignore setup.cfg"
+        )
+    elif first.kind == INI:
         why = f"{checker} reads {first.name} first" + (
             ", and reads no [tool.mypy] beside it" if checker == "mypy" else ""
         )
@@ -261,6 +266,7 @@ def misplaced(project: Path, checkers: Sequence[str]) -> list[tuple[str, str]]:
         files = candidates(checker, project)
         read = target(checker, project)
         if ours_in(load_values(read), checker):
+            problems += [(checker, text) for text in _hiding(checker, read, files[1:])]
             continue
         for other in files[1:]:
             found = ours_in(load_values(other), checker)
@@ -286,3 +292,27 @@ def configured(project: Path, checkers: Sequence[str]) -> list[tuple[str, Target
         for relative in configured_overlays(load_values(read), {checker}):
             found.setdefault(relative, read)
     return list(found.items())
+
+
+# What init writes into [tool.mypy]: a table holding nothing else was made by init.
+_OUR_MYPY_KEYS = {"mypy_path", "plugins", "overrides"}
+
+
+def _hiding(checker: str, read: Target, later: Sequence[Target]) -> list[str]:
+    """A [tool.mypy] table holding only our settings (an init of before issue 43 created it)
+    that makes mypy or zuban ignore the team's own [mypy] section in another file: they read
+    one file, so the team's settings are all lost."""
+    if read.kind != PYPROJECT or checker not in ("mypy", "zuban"):
+        return []
+    table = tool_table(load_values(read), "mypy")
+    if not set(table) <= _OUR_MYPY_KEYS:
+        return []
+    return [
+        f"pyproject.toml's [tool.mypy] holds only our settings for {checker}, and makes "
+        f"{checker} ignore {other.name}, which holds the team's [mypy] settings ({checker} "
+        f"reads one file): delete [tool.mypy] and its [[tool.mypy.overrides]] from "
+        f"pyproject.toml and run `typing-literalstring init --checker {checker}`: it writes the "
+        f"settings into {other.name}"
+        for other in later
+        if other.kind == INI and other.path.is_file()
+    ][:1]
