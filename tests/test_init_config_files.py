@@ -7,12 +7,16 @@ checker as a user would, from the project root, after init, and wants the inject
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.test_init_tools import (  # the runs of issue 29's test, reused
+    DEFAULT_RUNS,
+    _diagnostics,  # pyright: ignore[reportPrivateUsage]
+    _has,  # pyright: ignore[reportPrivateUsage]
+)
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.commands import EXIT_ERROR, EXIT_OK
 from typing_literalstring.commands.cli import main
@@ -25,18 +29,6 @@ def f(u: str) -> None:
     sqlite3.connect(":memory:").execute(f"SELECT {u}")
 """
 INJECTION = "app.py:5:"
-
-# How each checker is run by hand from the project root (test_init_doctor.py's DIRECT).
-PLAIN = {
-    "pyright": ["--pythonpath", sys.executable],
-    "basedpyright": ["--pythonpath", sys.executable],
-    "mypy": ["--python-executable", sys.executable, "."],
-    "zuban": ["check", "--python-executable", sys.executable],
-    "ty": ["check", "--output-format", "concise", "--python", sys.executable],
-    "pyrefly": [
-        "check", "--output-format", "min-text", "--python-interpreter-path", sys.executable
-    ],
-}  # fmt: skip
 
 PYRIGHTCONFIG = """\
 {
@@ -73,15 +65,8 @@ def _installed(*names: str) -> None:
 
 
 def _plain(name: str, project: Path) -> str:
-    proc = subprocess.run(
-        [*CHECKERS[name].executable(), *PLAIN[name]],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
-    return f"exit {proc.returncode}\n{proc.stdout}{proc.stderr}"
+    """The diagnostics of ``name``'s own run from ``project`` (test_init_tools.py's run)."""
+    return "\n".join(_diagnostics(name, project))
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -100,7 +85,7 @@ def test_init_writes_the_file_the_checker_reads_and_the_plain_checker_reports(
     assert ".typing-literalstring" not in output, output
     out = capsys.readouterr().out
     assert f"in {tmp_path / name}" in out, out
-    assert f"(there, not in pyproject.toml: {checker} reads {name}" in out
+    assert f"({checker} reads {name}" in out
     text = (tmp_path / name).read_text()
     # The team's own lines are all still there, in their order, comments included.
     lines = iter(text.splitlines())
@@ -219,7 +204,6 @@ def test_writing_pyrightconfig_and_mypy_ini_trips_no_checker(tmp_path: Path) -> 
     report the same before and after init (pyrefly, with no configuration of its own, imports
     those two files)."""
     from tests.test_init_tools import APP as FLASK_APP
-    from tests.test_init_tools import DEFAULT_RUNS, _diagnostics, _has
 
     _installed("pyright", "mypy", "ty")
     if not _has("flask", "jinja2"):

@@ -247,11 +247,12 @@ def command(args: argparse.Namespace) -> int:
                     "  (pyrefly's own preset when it has no configuration: without it, pyrefly "
                     "would import the tables above as its configuration and check more strictly)"
                 )
-        if file.target.why:
-            print(f"  (there, not in pyproject.toml: {file.target.why})")
+        if file.target.why:  # why this file, when it is not the usual pyproject.toml
+            print(f"  ({file.target.why})")
     if "mypy" in names and not init_folder.checks_untyped_bodies(result.project):
         mypy = config_files.target("mypy", result.project)
-        where = f"{config_files.table_label(mypy, ('tool', 'mypy'))} of {mypy.name}"
+        where = config_files.table_label(mypy, ("tool", "mypy"))
+        where += "" if mypy.kind == PYPROJECT else f" of {mypy.name}"
         print(
             f"mypy does not check the bodies of unannotated functions ({CHECK_UNTYPED_DEFS} is "
             "off), so the sinks called in them go unchecked (Django's `def handle(self, *args, "

@@ -7,10 +7,13 @@ still the folder ``init`` would write now.
   files (the ripgrep convention) with no setting and whether or not ty is configured; a
   ``.gitignore`` would do it only inside a git repository, and would make git ignore a folder
   the team may want to commit (measured: docs/init.md).
-* ``init.json``: for each overlay, our version, the checker's version and the installed
-  third-party packages it holds copies of.  A folder that is missing (git-ignored, not rebuilt
-  in CI) or built for other versions leaves pyright's stubPath and mypy's mypy_path pointing at
-  nothing or at old stubs, and the checkers say nothing of it: ``doctor`` does.
+* ``init.json``: for each overlay, our version and specifications' digest, the checker's
+  version (and for ty and pyrefly, whose typeshed is compiled in, the one theirs was built
+  from), the installed third-party packages it holds copies of, and a digest of each of its
+  files.  A folder that is missing (git-ignored, not rebuilt in CI), built for other versions,
+  or changed by hand leaves pyright's stubPath and mypy's mypy_path pointing at nothing, at old
+  stubs or at loosened ones, and the checkers say nothing of it: ``doctor`` does
+  (init_integrity.py).
 * pyright and basedpyright warn ``Import "os.path" could not be resolved from source``
   (reportMissingModuleSource) at every ``import os.path`` when ``os/path.pyi`` comes from a
   stubPath, as it is no standard-library typeshed file there and no ``os/path.py`` exists.  We
