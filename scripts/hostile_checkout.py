@@ -26,6 +26,10 @@ Then it runs, each from a fresh marker (a file touched just before the command):
     init                                 with the hostile symlink: must refuse (exit 2)
     init                                 after the harness removes the symlink: must succeed
     doctor                               its mypy probe is stopped the same way (exit 2)
+    issue 43, items 2 and 4              init with a pyrightconfig.json added: must write
+                                         stubPath there; doctor once it holds none, and
+                                         doctor with a sink loosened in the overlay: exit 2,
+                                         naming the cause (issue43_steps)
 
 With --cases input (on by default) it then runs the cases of issue 43, items 1, 3, 5 and 6
 (scripts/hostile/input_cases.py), each with a table or folders planted for it alone: the
@@ -77,6 +81,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
+from scripts.hostile.init_cases import init_steps  # noqa: E402
 from scripts.hostile.input_cases import input_steps  # noqa: E402
 from scripts.hostile.model import SHADOWED_BY_TYPING, STATE, TOOL, Step, StepResult  # noqa: E402
 from scripts.hostile.places import make_areas  # noqa: E402
@@ -93,6 +98,8 @@ CASES = {
     "(issue 25)",
     "input": "what check reads of the checkout and what its table can hide (issue 43: 1, 3, 5, 6; "
     "scripts/hostile/input_cases.py)",
+    "init": "init writes where each checker reads, doctor fails on a loosened overlay (issue 43: "
+    "2, 4; scripts/hostile/init_cases.py)",
 }
 
 
@@ -225,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # pyright unless --checkers names another: the planted typing.py stops mypy.
         checker = checkers[0] if checkers else "pyright"
         steps += input_steps(command, checker, version, layout, len(injections))
+    if "init" in cases:
+        steps += init_steps(command, project)
 
     out = sys.stdout
     out.write(f"hostile checkout of {source}\n")

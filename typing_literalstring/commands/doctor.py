@@ -24,7 +24,13 @@ from typing_literalstring.checkers import (
     enforcing,
     mypy_config,
 )
-from typing_literalstring.commands import EXIT_ERROR, EXIT_OK, init_folder
+from typing_literalstring.commands import (
+    EXIT_ERROR,
+    EXIT_OK,
+    config_files,
+    init_folder,
+    init_integrity,
+)
 from typing_literalstring.commands.check import UsageError
 from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.project import choose_environment, find_root
@@ -194,7 +200,8 @@ def _yes_no(value: bool | None) -> str:
     return "unknown" if value is None else "yes" if value else "no"
 
 
-def render(diagnoses: list[Diagnosis]) -> str:
+def render(diagnoses: list[Diagnosis], altered: set[str] | None = None) -> str:
+    """One line a checker; ``altered``: the checkers whose overlay is not what init wrote."""
     lines: list[str] = []
     for d in diagnoses:
         if d.version is None:
@@ -219,6 +226,11 @@ def render(diagnoses: list[Diagnosis]) -> str:
             loads += (
                 f" (its other plugins, {', '.join(d.unloaded_plugins)}, were not loaded: "
                 "doctor runs no code of the project)"
+            )
+        if d.project_loads_overlay and d.checker in (altered or set()):
+            loads += (
+                ", but not the stubs init wrote: files of the overlay were changed since "
+                "(named below)"
             )
         if not d.project_loads_overlay or d.project_enables_plugin is False:
             loads += f" (run `typing-literalstring init --checker {d.checker}`)"
@@ -283,22 +295,36 @@ def third_party(python: Path, project: Path, checkers: list[Checker]) -> str:
     return "\n".join(out) + "\n"
 
 
-def generated_folder(project: Path, python: Path) -> list[str]:
-    """What is wrong with the overlays the project's pyproject.toml points the checkers at:
-    missing, or not what ``init`` would write now (init_folder.py)."""
+def generated_folder(project: Path, python: Path) -> list[init_integrity.Problem]:
+    """What is wrong with the overlays the checkers' configuration points them at: missing,
+    not what ``init`` would write now, or changed since (init_integrity.py); and our settings
+    in a file a checker does not read (config_files.py)."""
     versions = {
         name: checker.version() if checker.is_installed() else None
         for name, checker in CHECKERS.items()
     }
     imports: set[str] | None = None
+    coverages: dict[str, list[thirdparty.Coverage]] = {}
 
-    def current(profile: str) -> dict[str, str]:
+    def coverage(profile: str) -> list[thirdparty.Coverage]:
         nonlocal imports
-        imports = imported_top_levels(project) if imports is None else imports
-        coverage = thirdparty.build(python, profile, imports=imports)
-        return {c.package: c.base for c in coverage if c.root is not None}
+        if profile not in coverages:
+            imports = imported_top_levels(project) if imports is None else imports
+            coverages[profile] = thirdparty.build(python, profile, imports=imports)
+        return coverages[profile]
 
-    return init_folder.folder_problems(project, versions, current)
+    def packages(profile: str) -> dict[str, str]:
+        return {c.package: c.base for c in coverage(profile) if c.root is not None}
+
+    def rebuild(name: str, profile: str, out: Path) -> None:
+        init_folder.build_for(CHECKERS[name], out, profile, coverage(profile))
+
+    now = init_integrity.Now(
+        versions, lambda name: init_folder.base_of(CHECKERS[name]), packages, rebuild
+    )
+    misplaced = config_files.misplaced(project, list(CHECKERS))
+    problems = [init_integrity.Problem(checker, text) for checker, text in misplaced]
+    return problems + init_integrity.folder_problems(project, now)
 
 
 def _entry_points(distribution: str) -> str:
@@ -419,16 +445,17 @@ def command(args: argparse.Namespace) -> int:
     project = find_root(start)  # the configuration the checkers read there is the root's
     checkers = [CHECKERS[name] for name in args.checker or COMMAND_CHECKERS]
     diagnoses = [diagnose(checker, project) for checker in checkers]
-    sys.stdout.write(render(diagnoses))
     python = choose_environment(args.python, project).python
-    sys.stdout.write(third_party(python, project, checkers))
     problems = generated_folder(project, python)
+    sys.stdout.write(render(diagnoses, {p.checker for p in problems if p.altered}))
+    sys.stdout.write(third_party(python, project, checkers))
     failed = [d.checker for d in diagnoses if d.problem]
     if problems:
         # pyright's stubPath and mypy's mypy_path pointing at nothing (a git-ignored folder in
-        # CI) or at old stubs is silent: the checker runs, enforces less and passes.
+        # CI), at old stubs or at stubs loosened by hand, or set where the checker does not
+        # read them, is silent: the checker runs, enforces less and passes.
         for problem in problems:
-            print(f"typing-literalstring: error: {problem}", file=sys.stderr)
+            print(f"typing-literalstring: error: {problem.text}", file=sys.stderr)
         return EXIT_ERROR
     if failed:
         # A checker that is installed but could not be probed leaves the question open: a CI

@@ -7,10 +7,13 @@ still the folder ``init`` would write now.
   files (the ripgrep convention) with no setting and whether or not ty is configured; a
   ``.gitignore`` would do it only inside a git repository, and would make git ignore a folder
   the team may want to commit (measured: docs/init.md).
-* ``init.json``: for each overlay, our version, the checker's version and the installed
-  third-party packages it holds copies of.  A folder that is missing (git-ignored, not rebuilt
-  in CI) or built for other versions leaves pyright's stubPath and mypy's mypy_path pointing at
-  nothing or at old stubs, and the checkers say nothing of it: ``doctor`` does.
+* ``init.json``: for each overlay, our version and specifications' digest, the checker's
+  version (and for ty and pyrefly, whose typeshed is compiled in, the one theirs was built
+  from), the installed third-party packages it holds copies of, and a digest of each of its
+  files.  A folder that is missing (git-ignored, not rebuilt in CI), built for other versions,
+  or changed by hand leaves pyright's stubPath and mypy's mypy_path pointing at nothing, at old
+  stubs or at loosened ones, and the checkers say nothing of it: ``doctor`` does
+  (init_integrity.py).
 * pyright and basedpyright warn ``Import "os.path" could not be resolved from source``
   (reportMissingModuleSource) at every ``import os.path`` when ``os/path.pyi`` comes from a
   stubPath, as it is no standard-library typeshed file there and no ``os/path.py`` exists.  We
@@ -21,18 +24,23 @@ still the folder ``init`` would write now.
 
 from __future__ import annotations
 
-import configparser
-import importlib
+import hashlib
 import json
+import os
 import shutil
-import sys
-from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Mapping, cast
+from dataclasses import dataclass, field
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any, Mapping, Sequence, cast
 
 from typing_literalstring import __version__
-from typing_literalstring.checkers import mypy_config
+from typing_literalstring.checkers import Checker
+from typing_literalstring.commands import config_files
+from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.safe_write import write_text_atomically
+from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.overlay import build_overlay
+from typing_literalstring.specs.stubspec import specs_dir
 
 IGNORE_FILE = ".ignore"
 IGNORE_TEXT = (
@@ -92,13 +100,58 @@ def os_path_from_stdlib(overlay: Path) -> None:
 
 @dataclass(frozen=True)
 class Built:
-    """What one overlay was built from."""
+    """What one overlay was built from, and what it holds."""
 
     checker: str
     checker_version: str
     profile: str
     packages: Mapping[str, str]  # import name -> the installed base copied ("Jinja2 3.1.6")
     tool: str = __version__
+    # The typeshed it was built from when not the checker's own (ty's and pyrefly's come from
+    # pyright's): "pyright 1.1.414".
+    base: str = ""
+    specs: str = ""  # our specifications' digest (init_integrity.py)
+    files: Mapping[str, str] = field(default_factory=lambda: {})  # path -> digest of its text
+
+
+def base_of(checker: Checker) -> str:
+    """The typeshed ``checker``'s overlay is built from, by name and version, when it is not
+    the checker's own ("" when it is: the checker's version says it)."""
+    if checker.bundled_typeshed is not None:
+        return ""
+    base = checker.overlay_base()
+    for donor_class in checker.typeshed_donors:
+        donor = donor_class()
+        try:
+            if find_spec(donor.name) is not None and donor.typeshed_dir() == base:
+                return f"{donor.name} {donor.version()}"
+        except TypingLiteralStringError:
+            continue
+    return str(base)
+
+
+def build_for(
+    checker: Checker, out: Path, profile: str, coverage: Sequence[thirdparty.Coverage]
+) -> Built:
+    """Build ``checker``'s overlay into ``out`` as init writes it, with the third-party copies
+    of ``coverage``; what it was built from and the digest of each of its files."""
+    copied = [c for c in coverage if c.root is not None]
+    layout = "full" if checker.needs_full_typeshed else "overlay"
+    roots = [c.root for c in copied if c.root is not None]
+    build_overlay(checker.overlay_base(), out, profile=profile, layout=layout, third_party=roots)
+    if checker.name in PYRIGHTS and layout == "overlay":
+        os_path_from_stdlib(out)
+    packages = {c.package: c.base for c in copied}
+    one_copy_per_package(out, checker.name, list(packages))
+    return Built(
+        checker.name,
+        checker.version(),
+        profile,
+        packages,
+        base=base_of(checker),
+        specs=specs_digest(),
+        files=digest_tree(out),
+    )
 
 
 def read_record(folder: Path) -> dict[str, Built]:
@@ -112,12 +165,17 @@ def read_record(folder: Path) -> dict[str, Built]:
     for name, entry in cast("dict[str, Any]", raw).get("overlays", {}).items():
         if isinstance(entry, dict):
             e = cast("dict[str, Any]", entry)
+            files: object = e.get("files", {})
+            digests = cast("dict[object, object]", files) if isinstance(files, dict) else {}
             built[str(name)] = Built(
                 str(name),
                 str(e.get("checker_version", "")),
                 str(e.get("profile", "")),
                 {str(k): str(v) for k, v in dict(e.get("packages", {})).items()},
                 str(e.get("tool", "")),
+                str(e.get("base", "")),
+                str(e.get("specs", "")),
+                {str(k): str(v) for k, v in digests.items()},
             )
     return built
 
@@ -134,6 +192,9 @@ def write_record(folder: Path, overlays: list[Built]) -> None:
                 "checker_version": b.checker_version,
                 "profile": b.profile,
                 "packages": dict(sorted(b.packages.items())),
+                "base": b.base,
+                "specs": b.specs,
+                "files": dict(sorted(b.files.items())),
             }
             for name, b in sorted(record.items())
         }
@@ -141,117 +202,53 @@ def write_record(folder: Path, overlays: list[Built]) -> None:
     write_text_atomically(folder / RECORD, json.dumps(data, indent=2) + "\n", prefix=".init.json.")
 
 
-def configured_overlays(pyproject: Mapping[str, Any], checkers: set[str]) -> list[str]:
-    """The overlay folders pyproject.toml points the checkers at that have the shape init
-    writes (``<hidden folder>/<checker>``), relative to the project root."""
-    tool = pyproject.get("tool", {})
-    if not isinstance(tool, dict):
-        return []
-    tool = cast("dict[str, Any]", tool)
-    values: list[object] = []
-    for name in PYRIGHTS:
-        values.append(_get(tool, name, "stubPath"))
-    mypy_path = _get(tool, "mypy", "mypy_path")
-    if isinstance(mypy_path, str):
-        mypy_path = [p for part in mypy_path.split(",") for p in part.split(":")]
-    values += cast("list[object]", mypy_path) if isinstance(mypy_path, list) else []
-    extra = _get(tool, "ty", "environment", "extra-paths")
-    values += cast("list[object]", extra) if isinstance(extra, list) else []
-    values.append(_get(tool, "pyrefly", "typeshed-path"))
-    found: list[str] = []
-    for value in values:
-        if not isinstance(value, str):
-            continue
-        path = value.strip()
-        for variable in ("${MYPY_CONFIG_FILE_DIR}/", "$MYPY_CONFIG_FILE_DIR/"):
-            path = path[len(variable) :] if path.startswith(variable) else path
-        parts = PurePosixPath(path).parts
-        if (
-            len(parts) >= 2
-            and parts[-1] in checkers
-            and not PurePosixPath(path).is_absolute()
-            and any(p.startswith(".") and p not in (".", "..") for p in parts[:-1])
-            and path not in found
-        ):
-            found.append(str(PurePosixPath(path)))
-    return found
+def digest_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
 
 
-def _get(table: Mapping[str, Any], *names: str) -> object:
-    value: object = table
-    for name in names:
-        if not isinstance(value, dict):
-            return None
-        value = cast("dict[str, object]", value).get(name)
-    return value
+def digest_tree(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (relative, "/"-separated) and its digest; a symbolic link
+    is recorded as the place it points to, never followed."""
+    found: dict[str, str] = {}
+    for parent, folders, files in os.walk(folder):
+        here = Path(parent)
+        for name in [*files, *(f for f in folders if (here / f).is_symlink())]:
+            path = here / name
+            relative = path.relative_to(folder).as_posix()
+            if path.is_symlink():
+                found[relative] = "symlink to " + os.readlink(path)
+            else:
+                found[relative] = digest_file(path)
+    return dict(sorted(found.items()))
 
 
-def read_pyproject(path: Path) -> dict[str, Any]:
-    """pyproject.toml's values ({} when absent or unreadable), read without tomlkit, which
-    only init needs: tomllib, or tomli below Python 3.11 (what mypy itself reads it with)."""
-    try:
-        text = path.read_bytes().decode("utf-8")
-        if sys.version_info >= (3, 11):
-            import tomllib
-
-            return tomllib.loads(text)
-        loaded: dict[str, Any] = importlib.import_module("tomli").loads(text)
-        return loaded
-    except (OSError, ValueError, ImportError):  # TOMLDecodeError and UnicodeError: ValueErrors
-        return {}
+def specs_digest() -> str:
+    """One digest of our specifications: an overlay built from other ones differs from a
+    fresh build without having been changed by hand."""
+    digest = hashlib.sha256()
+    root = specs_dir()
+    for spec in sorted(root.rglob("*.pyi")):
+        digest.update(spec.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(spec.read_bytes())
+    return digest.hexdigest()
 
 
-def folder_problems(
-    project: Path,
-    versions: Mapping[str, str | None],
-    current_packages: Callable[[str], Mapping[str, str]],
+def differences(
+    expected: Mapping[str, str], found: Mapping[str, str], *, ignore: tuple[str, ...] = ()
 ) -> list[str]:
-    """Why the overlays pyproject.toml points the checkers at are not what init would write
-    now: missing, or built by another version of typing-literalstring, of the checker
-    (``versions``: None when not installed) or from other installed packages
-    (``current_packages(profile)``: import name -> base, as init would copy them now)."""
-    problems: list[str] = []
-    data = read_pyproject(project / "pyproject.toml")
-    packages_by_profile: dict[str, Mapping[str, str]] = {}
-    for relative in configured_overlays(data, set(versions)):
-        overlay = project / relative
-        name = PurePosixPath(relative).name
-        rerun = f"run `typing-literalstring init --checker {name}`"
-        if not overlay.is_dir():
-            problems.append(
-                f"{relative} is missing: pyproject.toml points {name} at it, so {name} checks "
-                f"without our stubs and says nothing ({rerun}, or commit the folder)"
-            )
+    """``changed X``, ``missing X``, ``added X`` for each file of ``found`` that is not as in
+    ``expected``, sorted by file."""
+    out: list[tuple[str, str]] = []
+    for name in sorted(set(expected) | set(found)):
+        if name in ignore:
             continue
-        built = read_record(overlay.parent).get(name)
-        if built is None:
-            problems.append(f"{relative} has no record of what it was built from ({rerun})")
-            continue
-        if built.tool != __version__:
-            problems.append(
-                f"{relative} was built by typing-literalstring {built.tool}, this is "
-                f"{__version__} ({rerun})"
-            )
-        version = versions.get(name)
-        if version is not None and built.checker_version != version:
-            problems.append(
-                f"{relative} was built from the typeshed of {name} {built.checker_version}, "
-                f"{version} is installed ({rerun})"
-            )
-        if built.profile not in packages_by_profile:
-            packages_by_profile[built.profile] = current_packages(built.profile)
-        now = packages_by_profile[built.profile]
-        changed = sorted(
-            f"{p} ({built.packages.get(p, 'not copied')} -> {now.get(p, 'not needed')})"
-            for p in set(now) | set(built.packages)
-            if now.get(p) != built.packages.get(p)
-        )
-        if changed:
-            problems.append(
-                f"{relative} holds other third-party copies than the project needs now: "
-                f"{', '.join(changed)} ({rerun})"
-            )
-    return problems
+        if name not in found:
+            out.append((name, f"missing {name}"))
+        elif name not in expected:
+            out.append((name, f"added {name}"))
+        elif expected[name] != found[name]:
+            out.append((name, f"changed {name}"))
+    return [text for _, text in out]
 
 
 def one_copy_per_package(overlay: Path, checker: str, packages: list[str]) -> None:
@@ -273,24 +270,8 @@ def checks_untyped_bodies(project: Path) -> bool:
     """Whether the mypy configuration of ``project`` checks the bodies of unannotated
     functions (``check_untyped_defs``, or ``strict``): mypy skips them otherwise, and the
     sinks called in them (Django's untyped ``handle()`` methods)."""
-    found = mypy_config.find(project)
-    if found is None:
-        return False
-    section: dict[str, object] = {}
-    if found.source.suffix == ".toml":
-        tool: object = read_pyproject(found.source).get("tool", {})
-        mypy: object = (
-            cast("dict[str, object]", tool).get("mypy") if isinstance(tool, dict) else None
-        )
-        section = cast("dict[str, object]", mypy) if isinstance(mypy, dict) else {}
-    else:
-        parser = configparser.RawConfigParser()
-        try:
-            parser.read(found.source, encoding="utf-8")
-        except (configparser.Error, UnicodeDecodeError):
-            return False
-        if parser.has_section("mypy"):
-            section = dict(parser.items("mypy"))
+    target = config_files.target("mypy", project)
+    section = config_files.tool_table(config_files.load_values(target), "mypy")
     for key in ("check_untyped_defs", "strict"):  # strict turns check_untyped_defs on
         value = section.get(key)
         if value is True or str(value).strip().lower() in ("true", "1", "yes", "on"):

@@ -26,7 +26,7 @@ from typing import Any, MutableMapping, Sequence, cast
 import tomlkit
 from tomlkit.items import AoT, Array, Item, String, StringType, Table
 
-from typing_literalstring.core.errors import TypingLiteralStringError
+from typing_literalstring.core.config_text import NotEditableError
 
 # Arrays longer than this on one line are written one item a line.
 _ONE_LINE = 88
@@ -44,22 +44,41 @@ class Edit:
     append_table: bool = False  # ``value`` is one table to add to the array of tables ``key``
 
 
-def apply_edits(text: str, edits: Sequence[Edit]) -> str:
-    """``text`` with ``edits`` made, everything else kept as it was written."""
-    document = tomlkit.parse(text)
+def apply_edits(text: str, edits: Sequence[Edit], name: str = "pyproject.toml") -> str:
+    """``text`` with ``edits`` made, everything else kept as it was written; ``name`` is the
+    file's, for messages (ty.toml and pyrefly.toml are edited alike, their tables without the
+    ``[tool.<checker>]`` prefix)."""
+    try:
+        document = tomlkit.parse(text)
+    except ValueError as error:  # tomlkit's ParseError
+        raise NotEditableError(f"{name} does not parse: {error}") from error
     new: dict[tuple[str, ...], list[Edit]] = {}
     for edit in edits:
         table = _explicit_table(document, edit.table)
         if table is None or (edit.append_table and edit.key not in table):
-            where = (*edit.table, edit.key) if edit.append_table else edit.table
-            new.setdefault(where, []).append(edit)
+            new.setdefault(_new_table(edit), []).append(edit)
             continue
         _set(table, edit)
     edited = tomlkit.dumps(document)
     if new:
         edited = _insert_tables(edited, _render_tables(new))
-    _verify(text, edited, edits)
+    _verify(text, edited, edits, name)
     return edited
+
+
+def _new_table(edit: Edit) -> tuple[str, ...]:
+    return (*edit.table, edit.key) if edit.append_table else edit.table
+
+
+def render_tables(edits: Sequence[Edit]) -> str:
+    """``edits`` as the text of new tables (what to add by hand when a file cannot be edited);
+    keys of the top level first, without a header."""
+    tables: dict[tuple[str, ...], list[Edit]] = {}
+    for edit in edits:
+        tables.setdefault(_new_table(edit), []).append(edit)
+    top = tables.pop((), [])
+    head = "".join(_line(e.key, e.value) + "\n" for e in top)
+    return head + ("\n" if head and tables else "") + (_render_tables(tables) if tables else "")
 
 
 def _explicit_table(
@@ -208,15 +227,13 @@ def _insert_tables(text: str, block: str) -> str:
     return head + "\n" + block + "\n" + tail
 
 
-def _verify(original: str, edited: str, edits: Sequence[Edit]) -> None:
+def _verify(original: str, edited: str, edits: Sequence[Edit], name: str) -> None:
     """Refuse an edit whose text does not hold exactly the values wanted."""
     try:
         wanted: dict[str, Any] = tomlkit.parse(original).unwrap()
         got = tomlkit.parse(edited).unwrap()
     except ValueError as error:  # tomlkit's ParseError
-        raise TypingLiteralStringError(
-            f"the edited pyproject.toml does not parse: {error}"
-        ) from error
+        raise NotEditableError(f"the edited {name} does not parse: {error}") from error
     for edit in edits:
         table: dict[str, Any] = wanted
         for name in edit.table:
@@ -227,6 +244,4 @@ def _verify(original: str, edited: str, edits: Sequence[Edit]) -> None:
         else:
             table[edit.key] = edit.value
     if got != wanted:
-        raise TypingLiteralStringError(
-            "init could not edit pyproject.toml without changing other values; nothing written"
-        )
+        raise NotEditableError(f"init could not edit {name} without changing other values")
