@@ -1036,7 +1036,8 @@ def test_iterables_of_literals_where_an_iterable_of_literal_string_is_expected(
 ) -> None:
     """`pick(col, ALLOWED)` with `ALLOWED = ("a", "b")` was a false error (mypy types the
     constant tuple[str, str] where its module uses it); list and set displays held in a name
-    stay str, as pyright 1.1.414 says: each `# E` line is an error there, the others not."""
+    stay str, as pyright 1.1.414 says (each `# E` line is an error there), unless literal in
+    fact: `st` is only joined, nothing can change it (core/literal_idioms.py)."""
     _write(tmp_path, "lib.py", SINK)
     source = (
         "from typing import Iterable, List, Sequence\n"
@@ -1060,7 +1061,7 @@ def test_iterables_of_literals_where_an_iterable_of_literal_string_is_expected(
         "    pick(col, [user])  # E\n"
         '    sink(", ".join(cols))  # E\n'
         '    st = {"a", "b"}\n'
-        '    sink(", ".join(st))  # E\n'
+        '    sink(", ".join(st))\n'
         '    summed = lits + ["id"]\n'
         '    sink(", ".join(summed))\n'
         '    rep = ("?",) * 3\n'
@@ -1210,3 +1211,91 @@ def test_the_cache_metadata_changes_with_the_plugins_code(tmp_path: Path) -> Non
     source_digest.cache_clear()
     (tmp_path / "literals.py").write_text("A = 2\n")
     assert source_digest(tmp_path) != before
+
+
+def test_idioms_literal_in_fact_are_proven_as_under_every_checker(tmp_path: Path) -> None:
+    """Issue 44: text built only from literals by idioms mypy types `str` (an IN list's
+    markers, a loop over a list of table names, a lookup in a dict display) is judged by the
+    same rules as `check` applies for every checker (core/literal_idioms.py), each rule with
+    its negative case."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(ids: list[int], n: int, user: str, sep: str, flag: bool) -> None:\n"
+        '    sink(",".join("?" * n))\n'
+        '    sink("x IN ({})".format(", ".join(["?" for _ in ids])))\n'
+        "    sink(f\"x IN ({','.join('?' * len(ids))})\")\n"
+        '    tables = ["events", "alarms"]\n'
+        "    for table in tables:\n"
+        '        sink(f"DELETE FROM {table}")\n'
+        '    sink("<code>%s</code>" % {True: "true", False: "false"}[flag])\n'
+        '    sink(sep.join("?" * n))  # E\n'
+        '    sink(",".join(user * n))  # E\n'
+        '    changed = ["events", "alarms"]\n'
+        "    changed.append(user)\n"
+        "    for name in changed:\n"
+        "        sink(name)  # E\n"
+        '    sink({True: "true", False: user}[flag])  # E\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+    main = tmp_path / "main.py"
+    assert len(_errors(_mypy(tmp_path, [main.name], "--no-incremental"))) == 4
+
+
+def test_idioms_on_lines_that_are_not_ascii(tmp_path: Path) -> None:
+    """mypy's native parser counts columns its own way where a line has characters beyond
+    ASCII: the expression is still found in the source (in_fact._native_columns)."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(n: int, user: str) -> None:\n"
+        '    sink("é" + ",".join("?" * n) + "€😀")\n'
+        '    sink("😀😀" + ",".join(user * n))  # E\n'
+        "    sink(f\"{'é'}{','.join(['?'] * n)}\")\n"
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_idioms_in_a_grammar_newer_than_the_host(tmp_path: Path) -> None:
+    """mypy's native parser reads PEP 701 f-strings on any Python; ours reads them through
+    core/grammar.py (tree-sitter), every offset kept."""
+    if sys.version_info < (3, 12):
+        pytest.importorskip("tree_sitter")
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(ids: list[int], user: str) -> None:\n"
+        '    sink(f"x IN ({",".join("?" * len(ids))})")\n'
+        '    sink(f"x IN ({",".join(user * len(ids))})")  # E\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_the_idioms_are_read_from_the_file_mypy_checked(tmp_path: Path) -> None:
+    """`check` gives mypy instrumented copies with --shadow-file: the plugin must judge the
+    copy's text (its positions are the ones mypy has), not the original's."""
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, "main.py", "from lib import sink\ndef f(n: int) -> None:\n    pass\n")
+    copy = _write(
+        tmp_path,
+        "instrumented.py",
+        "from lib import sink\n"
+        "def f(n: int, user: str) -> None:\n"
+        '    sink(",".join("?" * n))\n'
+        '    sink(",".join(user * n))\n',
+    )
+    errors = _errors(_mypy(tmp_path, ["main.py"], "--shadow-file", "main.py", copy))
+    assert [e.split(":")[1] for e in errors] == ["4"]
+
+
+def test_an_unreadable_source_proves_nothing(tmp_path: Path) -> None:
+    from mypy.nodes import NameExpr
+    from mypy.options import Options
+
+    from typing_literalstring.mypy.in_fact import source_facts
+
+    name = NameExpr("q")
+    name.set_line(1, 0, 1, 1)
+    assert source_facts(str(tmp_path / "gone.py"), Options())(name) is False
+    (tmp_path / "bad.py").write_text("def (:\n")
+    assert source_facts(str(tmp_path / "bad.py"), Options())(name) is False

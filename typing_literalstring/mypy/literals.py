@@ -52,6 +52,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typing_literalstring.mypy.in_fact import InFact
 from typing_literalstring.mypy.marker import (
     Substitution,
     is_literal_type,
@@ -183,10 +184,14 @@ class _Scope:
 
 
 class Literalness:
-    """Decides whether expressions are literal strings, remembering each scope's assignments."""
+    """Decides whether expressions are literal strings, remembering each scope's assignments.
 
-    def __init__(self, lookup: TypeLookup) -> None:
+    ``in_fact`` is asked about an expression these rules find not literal: the judge of
+    literal-in-fact idioms that every checker shares (``in_fact.py``)."""
+
+    def __init__(self, lookup: TypeLookup, in_fact: InFact | None = None) -> None:
         self.lookup = lookup
+        self.in_fact = in_fact
         self._scopes: dict[int, _Scope] = {}
         self._in_progress: set[int] = set()  # ids of assigned values being judged
 
@@ -199,6 +204,12 @@ class Literalness:
     def is_literal(self, expr: Expression | None, scope: Node) -> bool:
         if expr is None:
             return False
+        if self._inferred(expr, scope):
+            return True
+        return self.in_fact is not None and self.in_fact(expr)
+
+    def _inferred(self, expr: Expression, scope: Node) -> bool:
+        """PEP 675's inference, and pyright's where PEP 675 is silent."""
         if isinstance(expr, StrExpr):
             return True
         if is_literal_type(self.lookup(expr)):
