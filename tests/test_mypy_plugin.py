@@ -1299,3 +1299,39 @@ def test_an_unreadable_source_proves_nothing(tmp_path: Path) -> None:
     assert source_facts(str(tmp_path / "gone.py"), Options())(name) is False
     (tmp_path / "bad.py").write_text("def (:\n")
     assert source_facts(str(tmp_path / "bad.py"), Options())(name) is False
+
+
+def test_a_name_declared_str_holds_what_was_assigned(tmp_path: Path) -> None:
+    """Issue 44: `query: str = "UPDATE t SET"; query += " a = ?,"; query = query[:-1] + ...`
+    was an error under mypy while pyright narrows a declared `str` to what is assigned, its
+    parameter's value included.  `replaced` and `reassigned` are proven by this narrowing
+    alone: their names are not literal in fact (a parameter, `user`), only flow says so."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def update(flag: bool) -> None:\n"
+        '    query: str = "UPDATE t SET"\n'
+        '    query += " a = ?,"\n'
+        "    if flag:\n"
+        '        query += " b = ?,"\n'
+        '    query = query[:-1] + " WHERE id = ?"\n'
+        "    sink(query)\n"
+        "def given(q: str, flag: bool) -> None:\n"
+        "    if flag:\n"
+        '        q = "SELECT 1"\n'
+        "    sink(q)  # E: the caller's value may reach it\n"
+        "def replaced(q: str) -> None:\n"
+        '    q = "SELECT 1"\n'
+        "    sink(q)\n"
+        "def reassigned(user: str) -> None:\n"
+        "    text: str = user\n"
+        '    text = "SELECT 1"\n'
+        "    sink(text)\n"
+        "def mixed(user: str) -> None:\n"
+        '    text: str = "SELECT 1"\n'
+        "    text += user\n"
+        "    sink(text)  # E\n"
+    )
+    _assert_errors_on_marked_lines(
+        tmp_path, source.replace("  # E: the caller's value may reach it", "  # E")
+    )

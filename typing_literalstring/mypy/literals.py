@@ -23,6 +23,7 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    FuncItem,
     GeneratorExpr,
     IndexExpr,
     ListComprehension,
@@ -151,6 +152,20 @@ def declared_function(call: CallExpr) -> CallableType | None:
     return declared if isinstance(declared, CallableType) else None
 
 
+def _declared_str(var: Var) -> bool:
+    """A variable declared plain ``str`` (not LiteralString, not a union)."""
+    declared = var.type
+    if var.is_inferred or declared is None or is_marked(declared):
+        return False
+    p = get_proper_type(declared)
+    return isinstance(p, Instance) and p.type.fullname == "builtins.str"
+
+
+def _parameter(func: FuncItem) -> Binding:
+    """A parameter's binding: its value unknown, surely run from the function's first line."""
+    return Binding(func.line, None, (func.line, func.end_line or func.line))
+
+
 class _Scope:
     """What the literal rules need of one scope (a function or module), each found once."""
 
@@ -227,7 +242,10 @@ class Literalness:
             if var is not None and not var.is_inferred and var.type is not None:
                 # Declared LiteralString: each assignment to it is checked on its own, so a
                 # narrowing to str after a (reported) bad assignment is not reported again.
-                return requires_literal(var.type)
+                if requires_literal(var.type):
+                    return True
+                if not (isinstance(expr, NameExpr) and _declared_str(var)):
+                    return False
         if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
             return self._name(expr, expr.node, scope)
         if isinstance(expr, OpExpr):
@@ -281,12 +299,16 @@ class Literalness:
 
     def _reaching(self, expr: NameExpr, var: Var, scope: Node) -> list[Binding]:
         """The assignments to an inferred local (or module-level) name that may reach ``expr``
-        (none for other names)."""
+        (none for other names).  A name declared ``str`` counts too: pyright narrows it to
+        what was assigned (``query: str = "..."; query += "..."``), its parameter's value
+        included (a binding of unknown value at the top of the function)."""
         local = expr.kind == (GDEF if isinstance(scope, MypyFile) else LDEF)
-        if not local or not var.is_inferred:
+        if not local or not (var.is_inferred or _declared_str(var)):
             return []
         facts = self._scope(scope)
         bindings = facts.assignments.get(var, [])
+        if isinstance(scope, FuncItem) and any(a.variable is var for a in scope.arguments):
+            bindings = [_parameter(scope), *bindings]
         if not facts.in_loop(expr.line):
             # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
             # further down cannot reach it, and `y = user; y = "a"; sink(y)`: one that has
