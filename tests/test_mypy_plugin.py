@@ -1335,3 +1335,74 @@ def test_a_name_declared_str_holds_what_was_assigned(tmp_path: Path) -> None:
     _assert_errors_on_marked_lines(
         tmp_path, source.replace("  # E: the caller's value may reach it", "  # E")
     )
+
+
+CONSTANTS = """\
+TABLE = "users"
+TABLES = ("events", "alarms")
+class Base:
+    TABLE = "orders"
+"""
+DERIVED = """\
+import consts
+SCHEMA = "CREATE TABLE " + consts.TABLE
+"""
+IMPORTER = """\
+import consts
+from consts import TABLE as T, TABLES, Base
+from derived import SCHEMA
+from lib import sink
+class Q(Base):
+    def m(self, key: str) -> None:
+        sink(T)
+        sink(consts.TABLE)
+        sink(Base.TABLE)
+        sink(self.TABLE)
+        sink(SCHEMA)
+        sink(", ".join(TABLES))
+        for table in TABLES:
+            sink(f"DELETE FROM {table}")
+        if key in TABLES:
+            sink(key)
+"""
+
+
+def test_constants_of_cached_modules_keep_their_verdict(tmp_path: Path) -> None:
+    """Issue 44: mypy writes a module to its cache before the plugin's post-pass marks its
+    literal constants, so after an edit of the importer alone (the constants' module taken
+    from the cache) every use above was an error; a cold run had none."""
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, "consts.py", CONSTANTS)
+    _write(tmp_path, "derived.py", DERIVED)
+    _write(tmp_path, "main.py", IMPORTER)
+    files = ["main.py", "consts.py", "derived.py", "lib.py"]
+    assert _errors(_mypy(tmp_path, files)) == []  # cold
+    warm = _mypy(tmp_path, files, "--verbose")
+    assert "Metadata fresh for main: file main.py" in warm.stderr
+    assert _errors(warm) == []
+    _write(tmp_path, "main.py", IMPORTER + "# edited\n")
+    edited = _mypy(tmp_path, files, "--verbose")
+    assert "Metadata fresh for consts: file consts.py" in edited.stderr
+    assert "Metadata fresh for main: file main.py" not in edited.stderr
+    assert _errors(edited) == []
+    assert _errors(_mypy(tmp_path, files, cache="other", config=PLUGIN_CONFIG)) == []
+
+
+def test_an_unchanged_importer_sees_a_constant_change(tmp_path: Path) -> None:
+    """The marks are in the cached interface: a constant that stops being literal rechecks
+    the modules that use it (and the error goes when it is literal again)."""
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, "consts.py", CONSTANTS)
+    _write(tmp_path, "derived.py", DERIVED)
+    _write(tmp_path, "main.py", IMPORTER)
+    files = ["main.py", "consts.py", "derived.py", "lib.py"]
+    assert _errors(_mypy(tmp_path, files)) == []
+    _write(tmp_path, "consts.py", CONSTANTS.replace('TABLE = "users"', "TABLE = input()"))
+    changed = _errors(_mypy(tmp_path, files))
+    assert [e.split(":")[:2] for e in changed] == [
+        ["main.py", "7"],
+        ["main.py", "8"],
+        ["main.py", "11"],
+    ]
+    _write(tmp_path, "consts.py", CONSTANTS)
+    assert _errors(_mypy(tmp_path, files)) == []
