@@ -1,8 +1,8 @@
 """core.literal_idioms: text built only from literals by idioms every checker types ``str``.
 
 Each case is a module whose ``sink(...)`` arguments are judged: an argument on a line marked
-``# E`` (or ``# E: why``) must not be literal in fact, every other one must be.  Each rule has its negative cases
-beside its positive ones.
+``# E`` (or ``# E: why``) must not be literal in fact, every other one must be.  Each rule
+has its negative cases beside its positive ones.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import re
 import textwrap
 
 from typing_literalstring.core.literal_idioms import literal_in_fact, literal_in_fact_at, node_at
-
 
 _MARKER = re.compile(r"# E(?::|$)")
 
@@ -24,10 +23,13 @@ def _verdicts(source: str) -> list[tuple[int, bool, bool]]:
     lines = text.splitlines()
     found: list[tuple[int, bool, bool]] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "sink":
-                expected = _MARKER.search(lines[node.lineno - 1]) is None
-                found.append((node.lineno, expected, literal_in_fact(node.args[0], tree)))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "sink"
+        ):
+            expected = _MARKER.search(lines[node.lineno - 1]) is None
+            found.append((node.lineno, expected, literal_in_fact(node.args[0], tree)))
     assert found
     return sorted(found)
 
@@ -252,10 +254,16 @@ def test_known_proves_what_the_syntax_cannot() -> None:
     assert "self.TABLE" in asked
 
 
+def _assigned(tree: ast.Module) -> list[ast.expr]:
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Assign)]
+
+
 def test_an_expression_is_found_by_its_span() -> None:
     text = 'def f(ids):\n    q = "x IN (%s)" % ",".join("?" * len(ids))\n    r = ids\n'
     tree = ast.parse(text)
-    value = tree.body[0].body[0].value  # type: ignore[attr-defined]
+    value = _assigned(tree)[0]
+    assert value.end_lineno is not None
+    assert value.end_col_offset is not None
     span = (value.lineno, value.col_offset, value.end_lineno, value.end_col_offset)
     assert node_at(tree, *span) is value
     assert literal_in_fact_at(tree, *span)
@@ -267,10 +275,11 @@ def test_the_outermost_expression_of_a_span_is_judged() -> None:
     """Before Python 3.12, an f-string's parts share its span: the f-string is meant."""
     text = 'def f(user):\n    x = f"a{\'b\'}c"\n    y = f"a{user}"\n'
     tree = ast.parse(text)
-    for line, literal in ((2, True), (3, False)):
-        value = tree.body[0].body[line - 2].value  # type: ignore[attr-defined]
-        assert isinstance(node_at(tree, line, 8, line, value.end_col_offset), ast.JoinedStr)
-        assert literal_in_fact_at(tree, line, 8, line, value.end_col_offset) is literal
+    for value, literal in zip(sorted(_assigned(tree), key=lambda v: v.lineno), (True, False)):
+        line, end = value.lineno, value.end_col_offset
+        assert end is not None
+        assert isinstance(node_at(tree, line, 8, line, end), ast.JoinedStr)
+        assert literal_in_fact_at(tree, line, 8, line, end) is literal
 
 
 def test_long_chains_are_judged_without_reaching_the_recursion_limit() -> None:

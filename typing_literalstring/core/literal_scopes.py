@@ -91,8 +91,11 @@ class Index:
         """Each expression by its span, the outermost first (an f-string's parts share its
         span before Python 3.12): ``ast.walk`` goes breadth first."""
         for node in ast.walk(self.tree):
-            if isinstance(node, ast.expr) and node.end_lineno is not None:
-                key = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+            if not isinstance(node, ast.expr):
+                continue
+            end_line, end_column = node.end_lineno, node.end_col_offset
+            if end_line is not None and end_column is not None:
+                key = (node.lineno, node.col_offset, end_line, end_column)
                 self.by_span.setdefault(key, node)
 
     def _visit_body(self, body: list[ast.stmt], scope: Scope) -> None:
