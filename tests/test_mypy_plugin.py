@@ -1288,6 +1288,34 @@ def test_the_idioms_are_read_from_the_file_mypy_checked(tmp_path: Path) -> None:
     assert [e.split(":")[1] for e in errors] == ["4"]
 
 
+def test_check_s_reveal_of_a_sink_part_counts_literal_in_fact(tmp_path: Path) -> None:
+    """`check` judges the calls of a project's own wrapper (khal's `sql_ex(statement: str)`)
+    from the plugin's reveal of each part: an idiom literal in fact is revealed LiteralString,
+    as the post-pass judges an argument."""
+    from typing_literalstring.specs import argv_shell
+
+    _write(tmp_path, f"{argv_shell.PROBE_MODULE}.pyi", argv_shell.PROBE_STUB)
+    main = _write(
+        tmp_path,
+        "main.py",
+        f"from {argv_shell.PROBE_MODULE} import {argv_shell.REVEAL_FUNCTION} as reveal\n"
+        "def f(calendars: list[str], user: str) -> None:\n"
+        "    reveal(f\"x IN ({','.join('?' * len(calendars))})\", 1)\n"
+        '    sql = "DELETE FROM t"\n'
+        '    for table in ["recs_loc", "recs_float"]:\n'
+        '        sql = f"DELETE FROM {table}"\n'
+        "    reveal(sql, 2)\n"
+        "    reveal(f\"x IN ({','.join(user * len(calendars))})\", 3)\n",
+    )
+    proc = _mypy(tmp_path, [main])
+    notes = [line.split("note: ")[1] for line in proc.stdout.splitlines() if "note:" in line]
+    assert notes == [
+        'Revealed type is "tuple[LiteralString, Literal[1]]"',
+        'Revealed type is "tuple[LiteralString, Literal[2]]"',
+        'Revealed type is "tuple[str, Literal[3]]"',
+    ]
+
+
 def test_an_unreadable_source_proves_nothing(tmp_path: Path) -> None:
     from mypy.nodes import NameExpr
     from mypy.options import Options
