@@ -165,6 +165,8 @@ def test_lookups_in_dict_displays_of_literals() -> None:
             sink({"a": "x", "b": "y"}[user])
             sink({True: "true", False: user}[value])  # E: a value is not literal
             sink({True: "true", **extra}[value])  # E: other values merged in
+            sink({True: "true", False: "false"}[bool(user)])  # E: a call in the index
+            sink({len(user): "a"}[value])  # E: a call in a key
             sink(LABELS[value])  # E: a dict held by a name may be changed
         """
     )

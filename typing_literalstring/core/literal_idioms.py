@@ -9,7 +9,8 @@ Appendix C methods, but every checker gives up on idioms that real SQL code is f
   module constant (``TABLES = ("events", "alarms")``), then ``f"DELETE FROM {table}"``;
 - text grown by ``+=`` and cut by slicing: ``query = "UPDATE t SET"; query += " a = ?,";
   query = query[:-1] + " WHERE id = ?"``;
-- a lookup in a dict display of literal strings: ``{True: "true", False: "false"}[value]``.
+- a lookup in a dict display of literal strings: ``{True: "true", False: "false"}[value]``
+  (its keys and index running no code: no call, walrus or ``await``).
 
 Each is provably a literal string whatever the input, so every checker's verdict on them must
 be the same: this module is the one judge, pure ``ast`` (no checker, nothing imported or run
@@ -183,11 +184,13 @@ class _Judge:
             return self.literal(node.value)  # a piece of a literal string
         table = node.value
         if isinstance(table, ast.Dict):
-            # `{True: "true", False: "false"}[value]`: one of the values, whatever the key
-            # (no `**other` merged in: its key is None).
+            # `{True: "true", False: "false"}[value]`: one of the values, whatever the key (no
+            # `**other` merged in: its key is None).  Keys and index that run no code, as
+            # `check` has always required: a call there would be a sink call of its own.
             return (
                 bool(table.values)
-                and all(key is not None for key in table.keys)
+                and all(key is not None and _runs_nothing(key) for key in table.keys)
+                and _runs_nothing(index)
                 and all(self.literal(v) for v in table.values)
             )
         # One character of a literal string, or one item of a sequence of them.
@@ -357,6 +360,10 @@ class _Judge:
                 func.id in _READING_BUILTINS and self.index.is_builtin(func, func.id)
             )
         return False
+
+
+def _runs_nothing(node: ast.AST) -> bool:
+    return not any(isinstance(n, (ast.Call, ast.NamedExpr, ast.Await)) for n in ast.walk(node))
 
 
 def _slice(node: ast.Subscript) -> ast.AST:
