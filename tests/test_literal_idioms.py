@@ -319,3 +319,27 @@ def test_verdicts_do_not_depend_on_the_order_of_the_questions() -> None:
         )
         judged = {i: literal_in_fact(sinks[i].args[0], tree) for i in order}
         assert [judged[i] for i in range(3)] == expected
+
+
+def test_a_list_only_revealed_is_unchanged() -> None:
+    """`check` checks copies with reveals of each sink call's parts inserted
+    (`typing_literalstring_reveal(cols, 3)`, `reveal_type((cols, 3))`): those only show the
+    list, and the plugin judges those copies."""
+    _assert_marked(
+        """
+        def f(conn, user):
+            cols = ["a", "b"]
+            sink(", ".join(cols)); typing_literalstring_reveal((cols), 3)
+            (sink(", ".join(cols)), reveal_type(((cols), 4)))[0]
+            other = ["a", "b"]
+            sink(", ".join(other))  # E: handed to a function that may change it
+            show(other)
+        """
+    )
+
+
+def test_the_reveals_are_named_as_check_inserts_them() -> None:
+    from typing_literalstring.core.literal_scopes import REVEALS
+    from typing_literalstring.specs import argv_shell
+
+    assert argv_shell.REVEAL_FUNCTION in REVEALS

@@ -1316,6 +1316,23 @@ def test_check_s_reveal_of_a_sink_part_counts_literal_in_fact(tmp_path: Path) ->
     ]
 
 
+def test_check_s_reveals_in_a_probed_copy_do_not_change_a_verdict(tmp_path: Path) -> None:
+    """In the copy `check` makes, a list is also handed to the reveal probe: that only shows
+    it (the same verdict as without `check`, measured: otherwise a finding)."""
+    from typing_literalstring.specs import argv_shell
+
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, f"{argv_shell.PROBE_MODULE}.pyi", argv_shell.PROBE_STUB)
+    source = (
+        f"from {argv_shell.PROBE_MODULE} import {argv_shell.REVEAL_FUNCTION}\n"
+        "from lib import sink\n"
+        "def f() -> None:\n"
+        '    cols = ["a", "b"]\n'
+        f'    sink(", ".join(cols)); {argv_shell.REVEAL_FUNCTION}((cols), 3)\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
 def test_an_unreadable_source_proves_nothing(tmp_path: Path) -> None:
     from mypy.nodes import NameExpr
     from mypy.options import Options

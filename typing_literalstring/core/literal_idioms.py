@@ -343,6 +343,8 @@ class _Judge:
         if owner is None or owner.kind not in ("function", "comprehension"):
             return False  # a module or class list: any importer may change it
         for use in self.index.uses.get(name.id, []):
+            if id(use.name) in self.index.revealed:
+                continue  # only shown (`reveal_type`, check's probes)
             if self.index.owner(use.name) is owner and not self._reads(use.parent, use.field):
                 return False
         return True

@@ -63,6 +63,10 @@ class Use(NamedTuple):
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+# Calls that only show a value: the checkers' `reveal_type`, and the reveal that `check`
+# inserts in the copies it has checked (specs/argv_shell.REVEAL_FUNCTION; a test keeps the
+# two names equal).  A name read there is read, not handed to code that may change it.
+REVEALS = frozenset(("reveal_type", "typing_literalstring_reveal"))
 # `match` capture patterns (3.10+) bind their `name` (or a mapping's `rest`).
 _CAPTURES = tuple(
     getattr(ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, n)
@@ -77,6 +81,7 @@ class Index:
         self.module = Scope(tree, "module", None)
         self.scope_of: dict[int, Scope] = {}  # id(Name node) -> the scope it is read in
         self.uses: dict[str, list[Use]] = {}
+        self.revealed: set[int] = set()  # ids of the Name nodes inside a reveal (REVEALS)
         self.by_span: dict[Span, ast.expr] = {}
         # Nodes still to read, with their scope, parent and field: a loop, not recursion, so
         # that a long chain of `+` (generated SQL) does not reach the recursion limit.
@@ -124,6 +129,12 @@ class Index:
         if isinstance(node, _COMPREHENSIONS):
             self._comprehension(node, scope)
             return
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in REVEALS
+        ):
+            self.revealed.update(id(n) for a in node.args for n in ast.walk(a))
         self._bindings(node, scope)
         self._children(node, scope)
 
