@@ -1451,3 +1451,34 @@ def test_an_unchanged_importer_sees_a_constant_change(tmp_path: Path) -> None:
     ]
     _write(tmp_path, "consts.py", CONSTANTS)
     assert _errors(_mypy(tmp_path, files)) == []
+
+
+def test_check_with_mypy_gives_the_cold_verdict_from_its_persistent_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44: `check --checker mypy` keeps mypy's cache between runs and checks copies of
+    the files that hold sink calls, so the second run (nothing edited) rechecked app.py with
+    consts.py from the cache: both calls became findings (measured before the fix)."""
+    import json
+
+    from typing_literalstring.commands.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "consts.py").write_text('TABLE = "users"\nTABLES = ("events", "alarms")\n')
+    (root / "app.py").write_text(
+        "import sqlite3\n"
+        "from consts import TABLE as T, TABLES\n"
+        "def purge(conn: sqlite3.Connection) -> None:\n"
+        '    conn.execute(f"SELECT * FROM {T}")\n'
+        "    for table in TABLES:\n"
+        '        conn.execute(f"DELETE FROM {table}")\n'
+    )
+    args = ["check", "--cache-dir", str(tmp_path / "cache"), "--format", "json"]
+    for _ in ("cold", "warm"):
+        assert main([*args, "--checker", "mypy", str(root)]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["findings"] == []
+        assert document["sink_calls"]["proven"] == 2
