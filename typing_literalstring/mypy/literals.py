@@ -67,7 +67,9 @@ from typing_literalstring.mypy.narrowing import Region, is_narrowed, loops, regi
 from typing_literalstring.mypy.walk import (
     Binding,
     Fill,
+    declared_str,
     list_fills,
+    parameter_binding,
     scope_assignments,
     variable_of,
 )
@@ -152,20 +154,6 @@ def declared_function(call: CallExpr) -> CallableType | None:
     return declared if isinstance(declared, CallableType) else None
 
 
-def _declared_str(var: Var) -> bool:
-    """A variable declared plain ``str`` (not LiteralString, not a union)."""
-    declared = var.type
-    if var.is_inferred or declared is None or is_marked(declared):
-        return False
-    p = get_proper_type(declared)
-    return isinstance(p, Instance) and p.type.fullname == "builtins.str"
-
-
-def _parameter(func: FuncItem) -> Binding:
-    """A parameter's binding: its value unknown, surely run from the function's first line."""
-    return Binding(func.line, None, (func.line, func.end_line or func.line))
-
-
 class _Scope:
     """What the literal rules need of one scope (a function or module), each found once."""
 
@@ -244,7 +232,7 @@ class Literalness:
                 # narrowing to str after a (reported) bad assignment is not reported again.
                 if requires_literal(var.type):
                     return True
-                if not (isinstance(expr, NameExpr) and _declared_str(var)):
+                if not (isinstance(expr, NameExpr) and declared_str(var)):
                     return False
         if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
             return self._name(expr, expr.node, scope)
@@ -303,12 +291,12 @@ class Literalness:
         what was assigned (``query: str = "..."; query += "..."``), its parameter's value
         included (a binding of unknown value at the top of the function)."""
         local = expr.kind == (GDEF if isinstance(scope, MypyFile) else LDEF)
-        if not local or not (var.is_inferred or _declared_str(var)):
+        if not local or not (var.is_inferred or declared_str(var)):
             return []
         facts = self._scope(scope)
         bindings = facts.assignments.get(var, [])
         if isinstance(scope, FuncItem) and any(a.variable is var for a in scope.arguments):
-            bindings = [_parameter(scope), *bindings]
+            bindings = [parameter_binding(scope), *bindings]
         if not facts.in_loop(expr.line):
             # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
             # further down cannot reach it, and `y = user; y = "a"; sink(y)`: one that has
