@@ -278,13 +278,6 @@ def chosen_by_truthiness(flag: bool, number: int, user: str, lit: LiteralString)
     sink(flag and user or "0")  # E
 
 
-# A lookup in a dict display of literal strings is literal whatever the key, but pyright types
-# it `str` (`check` proves the text literal after the run: djangorestframework's
-# `'<code>%s</code>' % {True: 'true', False: 'false', None: 'null'}[value]`).
-def dict_display_lookup(value: Optional[bool]) -> None:
-    sink("<code>%s</code>" % {True: "true", False: "false", None: "null"}[value])  # E
-
-
 # A list display of literals where a shell may run it (beets' `shell=os.name == "nt"`).
 def literal_argv_with_a_computed_shell(shell: bool) -> None:
     subprocess.run(["ffprobe", "-version"], capture_output=True, shell=shell)

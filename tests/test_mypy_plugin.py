@@ -1036,7 +1036,8 @@ def test_iterables_of_literals_where_an_iterable_of_literal_string_is_expected(
 ) -> None:
     """`pick(col, ALLOWED)` with `ALLOWED = ("a", "b")` was a false error (mypy types the
     constant tuple[str, str] where its module uses it); list and set displays held in a name
-    stay str, as pyright 1.1.414 says: each `# E` line is an error there, the others not."""
+    stay str, as pyright 1.1.414 says (each `# E` line is an error there), unless literal in
+    fact: `st` is only joined, nothing can change it (core/literal_idioms.py)."""
     _write(tmp_path, "lib.py", SINK)
     source = (
         "from typing import Iterable, List, Sequence\n"
@@ -1060,7 +1061,7 @@ def test_iterables_of_literals_where_an_iterable_of_literal_string_is_expected(
         "    pick(col, [user])  # E\n"
         '    sink(", ".join(cols))  # E\n'
         '    st = {"a", "b"}\n'
-        '    sink(", ".join(st))  # E\n'
+        '    sink(", ".join(st))\n'
         '    summed = lits + ["id"]\n'
         '    sink(", ".join(summed))\n'
         '    rep = ("?",) * 3\n'
@@ -1210,3 +1211,274 @@ def test_the_cache_metadata_changes_with_the_plugins_code(tmp_path: Path) -> Non
     source_digest.cache_clear()
     (tmp_path / "literals.py").write_text("A = 2\n")
     assert source_digest(tmp_path) != before
+
+
+def test_idioms_literal_in_fact_are_proven_as_under_every_checker(tmp_path: Path) -> None:
+    """Issue 44: text built only from literals by idioms mypy types `str` (an IN list's
+    markers, a loop over a list of table names, a lookup in a dict display) is judged by the
+    same rules as `check` applies for every checker (core/literal_idioms.py), each rule with
+    its negative case."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(ids: list[int], n: int, user: str, sep: str, flag: bool) -> None:\n"
+        '    sink(",".join("?" * n))\n'
+        '    sink("x IN ({})".format(", ".join(["?" for _ in ids])))\n'
+        "    sink(f\"x IN ({','.join('?' * len(ids))})\")\n"
+        '    tables = ["events", "alarms"]\n'
+        "    for table in tables:\n"
+        '        sink(f"DELETE FROM {table}")\n'
+        '    sink("<code>%s</code>" % {True: "true", False: "false"}[flag])\n'
+        '    sink(sep.join("?" * n))  # E\n'
+        '    sink(",".join(user * n))  # E\n'
+        '    changed = ["events", "alarms"]\n'
+        "    changed.append(user)\n"
+        "    for name in changed:\n"
+        "        sink(name)  # E\n"
+        '    sink({True: "true", False: user}[flag])  # E\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+    main = tmp_path / "main.py"
+    assert len(_errors(_mypy(tmp_path, [main.name], "--no-incremental"))) == 4
+
+
+def test_idioms_on_lines_that_are_not_ascii(tmp_path: Path) -> None:
+    """mypy's native parser counts columns its own way where a line has characters beyond
+    ASCII: the expression is still found in the source (in_fact._native_columns)."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(n: int, user: str) -> None:\n"
+        '    sink("é" + ",".join("?" * n) + "€😀")\n'
+        '    sink("😀😀" + ",".join(user * n))  # E\n'
+        "    sink(f\"{'é'}{','.join(['?'] * n)}\")\n"
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_idioms_in_a_grammar_newer_than_the_host(tmp_path: Path) -> None:
+    """mypy's native parser reads PEP 701 f-strings on any Python; ours reads them through
+    core/grammar.py (tree-sitter), every offset kept."""
+    if sys.version_info < (3, 12):
+        pytest.importorskip("tree_sitter")
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def f(ids: list[int], user: str) -> None:\n"
+        '    sink(f"x IN ({",".join("?" * len(ids))})")\n'
+        '    sink(f"x IN ({",".join(user * len(ids))})")  # E\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_the_idioms_are_read_from_the_file_mypy_checked(tmp_path: Path) -> None:
+    """`check` gives mypy instrumented copies with --shadow-file: the plugin must judge the
+    copy's text (its positions are the ones mypy has), not the original's."""
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, "main.py", "from lib import sink\ndef f(n: int) -> None:\n    pass\n")
+    copy = _write(
+        tmp_path,
+        "instrumented.py",
+        "from lib import sink\n"
+        "def f(n: int, user: str) -> None:\n"
+        '    sink(",".join("?" * n))\n'
+        '    sink(",".join(user * n))\n',
+    )
+    errors = _errors(_mypy(tmp_path, ["main.py"], "--shadow-file", "main.py", copy))
+    assert [e.split(":")[1] for e in errors] == ["4"]
+
+
+def test_check_s_reveal_of_a_sink_part_counts_literal_in_fact(tmp_path: Path) -> None:
+    """`check` judges the calls of a project's own wrapper (khal's `sql_ex(statement: str)`)
+    from the plugin's reveal of each part: an idiom literal in fact is revealed LiteralString,
+    as the post-pass judges an argument."""
+    from typing_literalstring.specs import argv_shell
+
+    _write(tmp_path, f"{argv_shell.PROBE_MODULE}.pyi", argv_shell.PROBE_STUB)
+    main = _write(
+        tmp_path,
+        "main.py",
+        f"from {argv_shell.PROBE_MODULE} import {argv_shell.REVEAL_FUNCTION} as reveal\n"
+        "def f(calendars: list[str], user: str) -> None:\n"
+        "    reveal(f\"x IN ({','.join('?' * len(calendars))})\", 1)\n"
+        '    sql = "DELETE FROM t"\n'
+        '    for table in ["recs_loc", "recs_float"]:\n'
+        '        sql = f"DELETE FROM {table}"\n'
+        "    reveal(sql, 2)\n"
+        "    reveal(f\"x IN ({','.join(user * len(calendars))})\", 3)\n",
+    )
+    proc = _mypy(tmp_path, [main])
+    notes = [line.split("note: ")[1] for line in proc.stdout.splitlines() if "note:" in line]
+    assert notes == [
+        'Revealed type is "tuple[LiteralString, Literal[1]]"',
+        'Revealed type is "tuple[LiteralString, Literal[2]]"',
+        'Revealed type is "tuple[str, Literal[3]]"',
+    ]
+
+
+def test_check_s_reveals_in_a_probed_copy_do_not_change_a_verdict(tmp_path: Path) -> None:
+    """In the copy `check` makes, a list is also handed to the reveal probe: that only shows
+    it (the same verdict as without `check`, measured: otherwise a finding)."""
+    from typing_literalstring.specs import argv_shell
+
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, f"{argv_shell.PROBE_MODULE}.pyi", argv_shell.PROBE_STUB)
+    source = (
+        f"from {argv_shell.PROBE_MODULE} import {argv_shell.REVEAL_FUNCTION}\n"
+        "from lib import sink\n"
+        "def f() -> None:\n"
+        '    cols = ["a", "b"]\n'
+        f'    sink(", ".join(cols)); {argv_shell.REVEAL_FUNCTION}((cols), 3)\n'
+    )
+    _assert_errors_on_marked_lines(tmp_path, source)
+
+
+def test_an_unreadable_source_proves_nothing(tmp_path: Path) -> None:
+    from mypy.nodes import NameExpr
+    from mypy.options import Options
+
+    from typing_literalstring.mypy.in_fact import source_facts
+
+    name = NameExpr("q")
+    name.set_line(1, 0, 1, 1)
+    assert source_facts(str(tmp_path / "gone.py"), Options())(name) is False
+    (tmp_path / "bad.py").write_text("def (:\n")
+    assert source_facts(str(tmp_path / "bad.py"), Options())(name) is False
+
+
+def test_a_name_declared_str_holds_what_was_assigned(tmp_path: Path) -> None:
+    """Issue 44: `query: str = "UPDATE t SET"; query += " a = ?,"; query = query[:-1] + ...`
+    was an error under mypy while pyright narrows a declared `str` to what is assigned, its
+    parameter's value included.  `replaced` and `reassigned` are proven by this narrowing
+    alone: their names are not literal in fact (a parameter, `user`), only flow says so."""
+    _write(tmp_path, "lib.py", SINK)
+    source = (
+        "from lib import sink\n"
+        "def update(flag: bool) -> None:\n"
+        '    query: str = "UPDATE t SET"\n'
+        '    query += " a = ?,"\n'
+        "    if flag:\n"
+        '        query += " b = ?,"\n'
+        '    query = query[:-1] + " WHERE id = ?"\n'
+        "    sink(query)\n"
+        "def given(q: str, flag: bool) -> None:\n"
+        "    if flag:\n"
+        '        q = "SELECT 1"\n'
+        "    sink(q)  # E: the caller's value may reach it\n"
+        "def replaced(q: str) -> None:\n"
+        '    q = "SELECT 1"\n'
+        "    sink(q)\n"
+        "def reassigned(user: str) -> None:\n"
+        "    text: str = user\n"
+        '    text = "SELECT 1"\n'
+        "    sink(text)\n"
+        "def mixed(user: str) -> None:\n"
+        '    text: str = "SELECT 1"\n'
+        "    text += user\n"
+        "    sink(text)  # E\n"
+    )
+    _assert_errors_on_marked_lines(
+        tmp_path, source.replace("  # E: the caller's value may reach it", "  # E")
+    )
+
+
+CONSTANTS = """\
+TABLE = "users"
+TABLES = ("events", "alarms")
+class Base:
+    TABLE = "orders"
+"""
+DERIVED = """\
+import consts
+SCHEMA = "CREATE TABLE " + consts.TABLE
+"""
+IMPORTER = """\
+import consts
+from consts import TABLE as T, TABLES, Base
+from derived import SCHEMA
+from lib import sink
+class Q(Base):
+    def m(self, key: str) -> None:
+        sink(T)
+        sink(consts.TABLE)
+        sink(Base.TABLE)
+        sink(self.TABLE)
+        sink(SCHEMA)
+        sink(", ".join(TABLES))
+        for table in TABLES:
+            sink(f"DELETE FROM {table}")
+        if key in TABLES:
+            sink(key)
+"""
+
+
+def test_constants_of_cached_modules_keep_their_verdict(tmp_path: Path) -> None:
+    """Issue 44: mypy writes a module to its cache before the plugin's post-pass marks its
+    literal constants, so after an edit of the importer alone (the constants' module taken
+    from the cache) every use above was an error; a cold run had none."""
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, "consts.py", CONSTANTS)
+    _write(tmp_path, "derived.py", DERIVED)
+    _write(tmp_path, "main.py", IMPORTER)
+    files = ["main.py", "consts.py", "derived.py", "lib.py"]
+    assert _errors(_mypy(tmp_path, files)) == []  # cold
+    warm = _mypy(tmp_path, files, "--verbose")
+    assert "Metadata fresh for main: file main.py" in warm.stderr
+    assert _errors(warm) == []
+    _write(tmp_path, "main.py", IMPORTER + "# edited\n")
+    edited = _mypy(tmp_path, files, "--verbose")
+    assert "Metadata fresh for consts: file consts.py" in edited.stderr
+    assert "Metadata fresh for main: file main.py" not in edited.stderr
+    assert _errors(edited) == []
+    assert _errors(_mypy(tmp_path, files, cache="other", config=PLUGIN_CONFIG)) == []
+
+
+def test_an_unchanged_importer_sees_a_constant_change(tmp_path: Path) -> None:
+    """The marks are in the cached interface: a constant that stops being literal rechecks
+    the modules that use it (and the error goes when it is literal again)."""
+    _write(tmp_path, "lib.py", SINK)
+    _write(tmp_path, "consts.py", CONSTANTS)
+    _write(tmp_path, "derived.py", DERIVED)
+    _write(tmp_path, "main.py", IMPORTER)
+    files = ["main.py", "consts.py", "derived.py", "lib.py"]
+    assert _errors(_mypy(tmp_path, files)) == []
+    _write(tmp_path, "consts.py", CONSTANTS.replace('TABLE = "users"', "TABLE = input()"))
+    changed = _errors(_mypy(tmp_path, files))
+    assert [e.split(":")[:2] for e in changed] == [
+        ["main.py", "7"],
+        ["main.py", "8"],
+        ["main.py", "11"],
+    ]
+    _write(tmp_path, "consts.py", CONSTANTS)
+    assert _errors(_mypy(tmp_path, files)) == []
+
+
+def test_check_with_mypy_gives_the_cold_verdict_from_its_persistent_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44: `check --checker mypy` keeps mypy's cache between runs and checks copies of
+    the files that hold sink calls, so the second run (nothing edited) rechecked app.py with
+    consts.py from the cache: both calls became findings (measured before the fix)."""
+    import json
+
+    from typing_literalstring.commands.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("")
+    (root / "consts.py").write_text('TABLE = "users"\nTABLES = ("events", "alarms")\n')
+    (root / "app.py").write_text(
+        "import sqlite3\n"
+        "from consts import TABLE as T, TABLES\n"
+        "def purge(conn: sqlite3.Connection) -> None:\n"
+        '    conn.execute(f"SELECT * FROM {T}")\n'
+        "    for table in TABLES:\n"
+        '        conn.execute(f"DELETE FROM {table}")\n'
+    )
+    args = ["check", "--cache-dir", str(tmp_path / "cache"), "--format", "json"]
+    for _ in ("cold", "warm"):
+        assert main([*args, "--checker", "mypy", str(root)]) == 0
+        document = json.loads(capsys.readouterr().out)
+        assert document["findings"] == []
+        assert document["sink_calls"]["proven"] == 2

@@ -42,7 +42,6 @@ from mypy.types import (
     get_proper_type,
 )
 
-from typing_literalstring.mypy.constants import mark_literal_constants
 from typing_literalstring.mypy.literals import any_type
 from typing_literalstring.mypy.marker import (
     bad_type_arguments,
@@ -88,9 +87,8 @@ class ModuleCheck(StatementChecks, OverloadErrors):
     """Reports PEP 675 violations in one module that mypy has fully checked."""
 
     def run(self) -> None:
-        # First, so that the checks below and the modules checked later see these names as
-        # LiteralString, as pyright infers them.
-        mark_literal_constants(self.tree, self.literals)
+        """The module's checks; its literal constants are marked already (the plugin does
+        it before mypy caches the module: ``LiteralStringPlugin._mark_constants``)."""
         # Statements need a walk; calls come from the type map (every checked expression).
         depth: dict[int, int] = {}
         overloads: list[OverloadedFuncDef] = []

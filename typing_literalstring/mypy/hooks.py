@@ -41,6 +41,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typing_literalstring.mypy.in_fact import source_facts
 from typing_literalstring.mypy.literals import STR_METHODS, Literalness, iterable_of_literals
 from typing_literalstring.mypy.marker import (
     accepts,
@@ -123,7 +124,9 @@ def literal_overload_filter(
         if requires_literal(arg_types[formal]):
             for actual in actuals:
                 _infer_quietly(checker, actual)
-    literals = Literalness(checker.lookup_type_or_none)
+    literals = Literalness(
+        checker.lookup_type_or_none, source_facts(checker.tree.path, checker.options)
+    )
     scope = checker.scope.top_level_function() or checker.tree
     changed = False
     for formal, actuals in enumerate(ctx.args):

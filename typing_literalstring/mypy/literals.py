@@ -23,6 +23,7 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    FuncItem,
     GeneratorExpr,
     IndexExpr,
     ListComprehension,
@@ -52,6 +53,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typing_literalstring.mypy.in_fact import InFact
 from typing_literalstring.mypy.marker import (
     Substitution,
     is_literal_type,
@@ -65,7 +67,9 @@ from typing_literalstring.mypy.narrowing import Region, is_narrowed, loops, regi
 from typing_literalstring.mypy.walk import (
     Binding,
     Fill,
+    declared_str,
     list_fills,
+    parameter_binding,
     scope_assignments,
     variable_of,
 )
@@ -183,10 +187,14 @@ class _Scope:
 
 
 class Literalness:
-    """Decides whether expressions are literal strings, remembering each scope's assignments."""
+    """Decides whether expressions are literal strings, remembering each scope's assignments.
 
-    def __init__(self, lookup: TypeLookup) -> None:
+    ``in_fact`` is asked about an expression these rules find not literal: the judge of
+    literal-in-fact idioms that every checker shares (``in_fact.py``)."""
+
+    def __init__(self, lookup: TypeLookup, in_fact: InFact | None = None) -> None:
         self.lookup = lookup
+        self.in_fact = in_fact
         self._scopes: dict[int, _Scope] = {}
         self._in_progress: set[int] = set()  # ids of assigned values being judged
 
@@ -199,6 +207,12 @@ class Literalness:
     def is_literal(self, expr: Expression | None, scope: Node) -> bool:
         if expr is None:
             return False
+        if self._inferred(expr, scope):
+            return True
+        return self.in_fact is not None and self.in_fact(expr)
+
+    def _inferred(self, expr: Expression, scope: Node) -> bool:
+        """PEP 675's inference, and pyright's where PEP 675 is silent."""
         if isinstance(expr, StrExpr):
             return True
         if is_literal_type(self.lookup(expr)):
@@ -216,7 +230,10 @@ class Literalness:
             if var is not None and not var.is_inferred and var.type is not None:
                 # Declared LiteralString: each assignment to it is checked on its own, so a
                 # narrowing to str after a (reported) bad assignment is not reported again.
-                return requires_literal(var.type)
+                if requires_literal(var.type):
+                    return True
+                if not (isinstance(expr, NameExpr) and declared_str(var)):
+                    return False
         if isinstance(expr, NameExpr) and isinstance(expr.node, Var):
             return self._name(expr, expr.node, scope)
         if isinstance(expr, OpExpr):
@@ -270,12 +287,16 @@ class Literalness:
 
     def _reaching(self, expr: NameExpr, var: Var, scope: Node) -> list[Binding]:
         """The assignments to an inferred local (or module-level) name that may reach ``expr``
-        (none for other names)."""
+        (none for other names).  A name declared ``str`` counts too: pyright narrows it to
+        what was assigned (``query: str = "..."; query += "..."``), its parameter's value
+        included (a binding of unknown value at the top of the function)."""
         local = expr.kind == (GDEF if isinstance(scope, MypyFile) else LDEF)
-        if not local or not var.is_inferred:
+        if not local or not (var.is_inferred or declared_str(var)):
             return []
         facts = self._scope(scope)
         bindings = facts.assignments.get(var, [])
+        if isinstance(scope, FuncItem) and any(a.variable is var for a in scope.arguments):
+            bindings = [parameter_binding(scope), *bindings]
         if not facts.in_loop(expr.line):
             # `y = "a"; sink(y); y = user`: without a loop around the use, an assignment
             # further down cannot reach it, and `y = user; y = "a"; sink(y)`: one that has

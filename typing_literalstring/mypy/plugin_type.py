@@ -39,7 +39,7 @@ from typing_literalstring import __version__
 from typing_literalstring.mypy.checks import ModuleCheck, needs_check
 from typing_literalstring.mypy.constants import mark_literal_constants
 from typing_literalstring.mypy.hooks import literal_overload_filter, str_method_result
-from typing_literalstring.mypy.literals import STR_METHODS, Literalness
+from typing_literalstring.mypy.literals import STR_METHODS, Literalness, TypeLookup
 from typing_literalstring.mypy.marker import (
     ALIAS,
     LITERAL_STRING,
@@ -98,11 +98,18 @@ class LiteralStringPlugin(Plugin):
         self._checkers: dict[str, TypeChecker] = {}
         self._next_hooks: _HookCache = {}
         self._overloads: dict[str, bool] = {}
+        self._constants_marked: set[str] = set()
 
     def report_config_data(self, ctx: ReportConfigContext) -> dict[str, object]:
         """The settings, our version and a digest of our code go into mypy's cache metadata:
         changing one rechecks every module (mypy hashes only the plugin's entry module, not
-        the modules that judge; a checkout changes the code under one version)."""
+        the modules that judge; a checkout changes the code under one version).
+
+        mypy also calls this just before it writes a checked module to its cache
+        (``is_check`` False): the module's literal constants are marked then, so that the
+        cache holds them."""
+        if not ctx.is_check:
+            self._before_caching(ctx.id)
         return {
             **self.settings.as_json(),
             "typing_literalstring": f"{__version__}+{source_digest(_PACKAGE)}",
@@ -139,16 +146,17 @@ class LiteralStringPlugin(Plugin):
         if checker is None:
             if not needs_check(file):
                 # Nothing to report here, but its literal constants matter to its importers.
-                mark_literal_constants(file, Literalness(_no_types))
+                self._mark_constants(file, _no_types)
                 return set()
             checker = _checker_of(file)
         if checker is None:
             # Never stop checking silently.
             raise RuntimeError(f"typing_literalstring.mypy found no type checker for {file.path}")
         if checker.can_skip_diagnostics:
-            mark_literal_constants(file, Literalness(_no_types))
+            self._mark_constants(file, _no_types)
             return set()
         try:
+            self._mark_constants(file, _type_map(checker))
             ModuleCheck(checker, file, self.settings).run()
         except Exception as error:  # report, never crash mypy or stop checking silently
             checker.fail(
@@ -158,6 +166,32 @@ class LiteralStringPlugin(Plugin):
                 code=PLUGIN_FAILURE,
             )
         return set()
+
+    # -- literal constants, marked once ---------------------------------------------------
+    def _before_caching(self, module: str) -> None:
+        """mypy writes a module to its cache once its top level is checked, before its
+        functions are and before the post-pass: mark its constants now, or the cache would
+        hold them as ``str``, and a module checked again on a later run would see
+        ``from consts import TABLE`` as non-literal where the first run saw it literal."""
+        file = (self._modules or {}).get(module)
+        if file is None or file.is_stub:
+            return
+        checker = self._checkers.get(module)
+        noted = checker is not None and checker.tree is file
+        self._mark_constants(
+            file, _type_map(checker) if checker is not None and noted else _no_types
+        )
+
+    def _mark_constants(self, file: MypyFile, types: TypeLookup) -> None:
+        """Mark the module's literal constants (``constants.py``), once per run: whether
+        before caching or in the post-pass, what the importers see is what the cache holds.
+        By PEP 675's inference only, as in pyright: an idiom literal only in fact
+        (``in_fact.py``) is judged where it is used, in its own module."""
+        if file.fullname in self._constants_marked:
+            return
+        self._constants_marked.add(file.fullname)
+        self._find_alias()
+        mark_literal_constants(file, Literalness(types))
 
     # -- Appendix C: str methods keep literal strings literal ---------------------------------
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
@@ -252,6 +286,10 @@ class LiteralStringPlugin(Plugin):
                     break
             self._next_hooks[key] = hook
         return self._next_hooks[key]
+
+
+def _type_map(checker: TypeChecker) -> TypeLookup:
+    return checker._type_maps[0].get  # pyright: ignore[reportPrivateUsage]
 
 
 def _checker_of(file: MypyFile) -> TypeChecker | None:

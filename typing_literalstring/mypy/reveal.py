@@ -5,7 +5,8 @@ mypy's own ``reveal_type`` writes LiteralString as ``str`` (to mypy it is ``str`
 probed copies ``check`` makes (``analysis.sink_outcomes``) wrap each part in
 ``typing_literalstring_reveal(part, tag)`` instead, and this hook notes its type as the plugin
 sees it, in the words of ``reveal_type``: ``Revealed type is "tuple[LiteralString,
-Literal[3]]"``.  A callable that takes a LiteralString says so after its signature.
+Literal[3]]"``.  A callable that takes a LiteralString says so after its signature.  A part
+is judged as the post-pass judges an argument: literal in fact counts (``in_fact.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typing_literalstring.mypy.in_fact import source_facts
 from typing_literalstring.mypy.literals import Literalness
 from typing_literalstring.mypy.marker import callable_has_mark, describe, is_str
 
@@ -83,7 +85,8 @@ def _shown(t: Type, value: Expression, ctx: FunctionContext) -> str:
     if _text(t):
         # The plugin judges literalness on the expression (an inferred variable's type is str).
         scope = checker.scope.top_level_function() or checker.tree
-        if Literalness(checker.lookup_type_or_none).is_literal(value, scope):
+        in_fact = source_facts(checker.tree.path, checker.options)
+        if Literalness(checker.lookup_type_or_none, in_fact).is_literal(value, scope):
             return "LiteralString"
     proper = get_proper_type(t)
     items = (

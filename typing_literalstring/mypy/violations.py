@@ -41,6 +41,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from typing_literalstring.mypy.in_fact import source_facts
 from typing_literalstring.mypy.literals import Literalness, any_type
 from typing_literalstring.mypy.marker import (
     LITERAL_STRING,
@@ -93,7 +94,7 @@ class Violations:
         self.settings = settings or Settings()
         self.types = checker._type_maps[0]  # pyright: ignore[reportPrivateUsage]
         self.options = checker.options
-        self.literals = Literalness(self.types.get)
+        self.literals = Literalness(self.types.get, source_facts(tree.path, checker.options))
         self.functions: list[tuple[int, int, int, FuncItem]] = []
         self.done: set[int] = set()  # calls already checked in context
         self.overloaded_calls: list[tuple[CallExpr, Overloaded]] = []

@@ -38,6 +38,8 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Instance, Type, TypeType, get_proper_type
 
+from typing_literalstring.mypy.marker import is_marked
+
 
 class Binding(NamedTuple):
     """One assignment to a name: the target's line, and the value (None: one the walk cannot
@@ -222,6 +224,20 @@ def list_fills(owner: Node) -> dict[Var, list[Fill]]:
                     out.setdefault(var, []).append(Fill(node.line, value, sliced, scope))
         stack.extend((child, scope) for child in children(node))
     return out
+
+
+def declared_str(var: Var) -> bool:
+    """A variable declared plain ``str`` (not LiteralString, not a union)."""
+    declared = var.type
+    if var.is_inferred or declared is None or is_marked(declared):
+        return False
+    p = get_proper_type(declared)
+    return isinstance(p, Instance) and p.type.fullname == "builtins.str"
+
+
+def parameter_binding(func: FuncItem) -> Binding:
+    """A parameter's binding: its value unknown, surely run from the function's first line."""
+    return Binding(func.line, None, (func.line, func.end_line or func.line))
 
 
 def variable_of(expr: Expression, lookup: Callable[[Expression], Type | None]) -> Var | None:
