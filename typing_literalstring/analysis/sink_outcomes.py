@@ -59,6 +59,7 @@ from typing_literalstring.analysis.unverified import Instrumented
 from typing_literalstring.analysis.wrappers import Wrapper
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import Judgement
+from typing_literalstring.core.literal_idioms import literal_in_fact
 from typing_literalstring.core.source_edits import segment
 from typing_literalstring.specs.sinks import MARKUP, SHELL, callee_name
 
@@ -96,9 +97,15 @@ class Outcomes:
             (finding.line, finding.column) in self.absorbed
         )
 
-    def prove(self, look: Look) -> None:
+    def prove(self, look: Look, clear: bool = False) -> None:
+        """Count the call proven; ``clear``: by a proof of the syntax, which also takes the
+        place of the checker's error there (the checker lost the literal)."""
         self.proven += 1
-        self.proven_at.append((look.call.lineno, look.call.col_offset + 1))
+        call = look.call
+        self.proven_at.append((call.lineno, call.col_offset + 1))
+        if clear:
+            end = (call.end_lineno or call.lineno, (call.end_col_offset or 0) + 1)
+            self.cleared.append(((call.lineno, call.col_offset + 1), end))
 
 
 def outcomes(
@@ -127,8 +134,7 @@ def outcomes(
             # Literal text each checker types str (a lookup in a dict display of literals, an
             # argument list displayed of literals where a shell may run it): its error is
             # cleared, the call proven by the syntax.
-            out.cleared.append((place, end))
-            out.prove(look)
+            out.prove(look, clear=True)
             continue
         if not _is_a_sink_call(look, instrumented):
             out.calls -= 1
@@ -144,9 +150,10 @@ def outcomes(
                 # (pyrefly and ty name the class, pyright the parameter).
                 made = out.findings[before[0]]
                 out.findings[before[0]] = replace(made, api=said.api, parameter=said.parameter)
-        elif place in at_calls:
+        elif place in at_calls and not out.clears(at_calls[place]):
             # The checker's own error made a finding here: it stands whatever the evidence
-            # says, in place of a proof or an unverified entry (never the other way round).
+            # says, in place of a proof or an unverified entry (never the other way round),
+            # unless the syntax proved the text literal where the checker lost it.
             out.proven, out.unverified = before[1], out.unverified[: before[2]]
             if out.proven_at and out.proven_at[-1] == place:
                 out.proven_at.pop()
@@ -234,6 +241,14 @@ def _judge(
     # finding, whatever else the text holds.
     if any_parts and not _str_parts(look, instrumented):
         _any_outcome(out, path, look, instrumented, any_parts, receiver, untyped_functions)
+        return
+    # A plain string to the checker, which the syntax shows literal in fact: the markers of an
+    # IN list, a loop over a display of table names, `+=` and slicing of literals
+    # (core/literal_idioms.py, the plugin's judge too), each other part revealed literal.
+    if not any_parts and all(
+        literal_in_fact(t, instrumented.tree, instrumented.revealed_literal) for t in texts
+    ):
+        out.prove(look, clear=True)
         return
     # A plain string, or not only a string.
     rich = [instrumented.type_of(t) or "Any" for t in texts]

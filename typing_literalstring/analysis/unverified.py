@@ -278,6 +278,17 @@ class Instrumented:
         tag = self.tags.get(id(node))
         return None if tag is None else self.judged.get(tag)
 
+    def revealed_literal(self, node: ast.expr) -> bool:
+        """Whether the run revealed ``node`` as a literal string, read exactly."""
+        tag = self.tags.get(id(node))
+        if tag is None or tag in self.inexact or tag not in self.types:
+            return False
+        try:
+            found = type_text.members(self.types[tag])
+        except type_text.Malformed:
+            return False
+        return bool(found) and all(type_text.is_literal_string(m) for m in found)
+
     def asked(self, look: Looked) -> bool:
         """Whether every text of the look was asked about."""
         return all(id(t) in self.tags for t in look.texts)
