@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 
 pytest.importorskip("pygls", reason="the server extra (pygls) is not installed")
 
-from lsprotocol import types  # noqa: E402
+from lsprotocol import types
 
-from typing_literalstring.commands.server import actions, protocol  # noqa: E402
-from typing_literalstring.commands.server.messages import Request  # noqa: E402
-from typing_literalstring.commands.server.options import Options  # noqa: E402
-from typing_literalstring.commands.server.worker import run  # noqa: E402
+from typing_literalstring.commands.server import actions, protocol
+from typing_literalstring.commands.server.messages import Request
+from typing_literalstring.commands.server.options import Options
+from typing_literalstring.commands.server.worker import run
 
 PROGRAM = '''"""Dynamic SQL and shell commands whose fixes are mechanical."""
 
@@ -42,7 +43,7 @@ def _diagnostics(folder: Path, cache: Path, encoding: str = "utf-16") -> list[ty
     return [protocol.diagnostic(i) for i in outcome.items[str(folder / "app.py")]]
 
 
-def _apply(text: str, edits: list[types.TextEdit]) -> str:
+def _apply(text: str, edits: Sequence[types.TextEdit]) -> str:
     """The edits applied to ``text`` as an editor does (UTF-16 positions, all at once)."""
     lines = text.split("\n")
 
@@ -54,7 +55,7 @@ def _apply(text: str, edits: list[types.TextEdit]) -> str:
             index += 1
         return sum(len(x) + 1 for x in lines[: position.line]) + index
 
-    spans = sorted(((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits))
+    spans = sorted((offset(e.range.start), offset(e.range.end), e.new_text) for e in edits)
     for start, end, new in reversed(spans):
         text = text[:start] + new + text[end:]
     return text
@@ -131,7 +132,8 @@ def test_the_suppression_fix_silences_each_finding_with_a_reason_to_write(
         for a in actions.code_actions("file:///x.py", text, [diagnostic], "utf-16")
         if a.title.startswith("Suppress")
     ]
-    assert action.edit is not None and action.edit.changes is not None
+    assert action.edit is not None
+    assert action.edit.changes is not None
     assert "ignore[LS101, LS201] reason" in _apply(text, action.edit.changes["file:///x.py"])
 
 

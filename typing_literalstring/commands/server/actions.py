@@ -20,9 +20,11 @@ fix.  Positions come and go in the editor's position encoding.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterator, Sequence, cast
 
 from lsprotocol import types
 
@@ -83,10 +85,9 @@ class _Document:
     def segment(self, node: ast.AST) -> str:
         return ast.get_source_segment("\n".join(self.lines), node) or ""
 
-    def replace(self, node: ast.AST, text: str) -> types.TextEdit:
-        start = self.position(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
-        end_line = getattr(node, "end_lineno", None) or getattr(node, "lineno", 1)
-        end = self.position(end_line, getattr(node, "end_col_offset", None) or 0)
+    def replace(self, node: ast.expr, text: str) -> types.TextEdit:
+        start = self.position(node.lineno, node.col_offset)
+        end = self.position(node.end_lineno or node.lineno, node.end_col_offset or 0)
         return types.TextEdit(range=types.Range(start=start, end=end), new_text=text)
 
     def insert(self, line: int, offset: int, text: str) -> types.TextEdit:
@@ -105,7 +106,7 @@ def code_actions(
     document = _Document(uri, sources.lines(text), tree, encoding)
     found: list[types.CodeAction] = []
     for diagnostic in diagnostics:
-        data: dict[str, str] = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+        data = _data(diagnostic)
         rule = str(diagnostic.code)
         call = _call_at(document, diagnostic.range.start, data.get("callee", ""))
         if call is not None and not data.get("through"):
@@ -115,6 +116,14 @@ def code_actions(
                 found += _quote(document, diagnostic, call)
         found += _suppress(document, diagnostic, rule)
     return found
+
+
+def _data(diagnostic: types.Diagnostic) -> dict[str, str]:
+    """What the server put in the diagnostic's ``data`` (the editor sends it back as it was)."""
+    raw: object = diagnostic.data
+    if not isinstance(raw, dict):
+        return {}
+    return {str(k): str(v) for k, v in cast("dict[object, object]", raw).items()}
 
 
 def _action(
@@ -166,9 +175,6 @@ def _suppress(
 def _is_comment(text: str, index: int) -> bool:
     """Whether ``index`` of the line is inside a comment (a ``#`` outside strings before it)."""
     try:
-        import io
-        import tokenize
-
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
                 return token.start[1] <= index
@@ -287,8 +293,9 @@ def _dynamic_parts(text: ast.expr) -> Iterator[ast.expr]:
     """The values an f-string or a ``+`` of strings puts into the command."""
     if isinstance(text, ast.JoinedStr):
         for part in text.values:
-            plain = isinstance(part, ast.FormattedValue) and part.conversion == -1
-            if plain and part.format_spec is None:  # no !r, no format: the value as a word
+            if not isinstance(part, ast.FormattedValue):
+                continue
+            if part.conversion == -1 and part.format_spec is None:  # no !r, no format spec
                 yield part.value
     elif isinstance(text, ast.BinOp) and isinstance(text.op, ast.Add):
         for side in (text.left, text.right):

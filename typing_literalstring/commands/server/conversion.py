@@ -201,11 +201,11 @@ def items(
         found.setdefault(path, []).append(
             _line_item(texts, refused.path, refused.line, ERROR, said, encoding)
         )
-    notice = output.unchecked_notice(result)
+    notice = output.unchecked_notice(result) or "not checked"
     for unchecked in result.unchecked:
         path = str(Path(unchecked.path).resolve())
         found.setdefault(path, []).append(
-            _line_item(texts, unchecked.path, 1, ERROR, notice or "not checked", encoding)
+            _line_item(texts, unchecked.path, 1, ERROR, notice, encoding)
         )
     for malformed in result.malformed_suppressions:
         path = str(Path(malformed.path).resolve())

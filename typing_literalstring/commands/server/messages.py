@@ -11,7 +11,7 @@ import os
 import pickle
 import struct
 from dataclasses import dataclass, field
-from typing import BinaryIO, Mapping
+from typing import IO, Mapping
 
 from typing_literalstring.commands.server.options import Options
 
@@ -73,19 +73,19 @@ class Outcome:
     seconds: float = 0.0
 
 
-def write_frame(stream: BinaryIO, value: object) -> None:
+def write_frame(stream: IO[bytes], value: object) -> None:
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_LENGTH.pack(len(data)) + data)
     stream.flush()
 
 
-def read_frame(stream: BinaryIO) -> object:
+def read_frame(stream: IO[bytes]) -> object:
     """The next frame; EOFError when the other side is gone."""
     header = _read_exactly(stream, _LENGTH.size)
     return pickle.loads(_read_exactly(stream, _LENGTH.unpack(header)[0]))
 
 
-def _read_exactly(stream: BinaryIO, size: int) -> bytes:
+def _read_exactly(stream: IO[bytes], size: int) -> bytes:
     data = b""
     while len(data) < size:
         chunk = stream.read(size - len(data))

@@ -118,4 +118,5 @@ def merged(options: Options, settings: Mapping[str, object]) -> tuple[Options, l
 def from_command_line(values: Mapping[str, object]) -> Options:
     """The options the ``server`` command was started with (argparse's names)."""
     known = {f.name for f in fields(Options)}
-    return Options(**{k: v for k, v in values.items() if k in known and v is not None})
+    given: dict[str, Any] = {k: v for k, v in values.items() if k in known and v is not None}
+    return Options(**given)

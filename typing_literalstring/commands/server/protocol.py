@@ -77,7 +77,7 @@ class Server(LanguageServer):
     settings, and the scheduler of checks."""
 
     def __init__(self, defaults: options.Options) -> None:
-        super().__init__("typing-literalstring", __version__)
+        super().__init__("typing-literalstring", __version__)  # pyright: ignore[reportUnknownMemberType]
         self.defaults = defaults
         self.initialization: dict[str, object] = {}
         self.configuration: dict[str, object] = {}
@@ -116,7 +116,7 @@ class Server(LanguageServer):
         assert self.scheduler is not None
         for path, uri in self.open.items():
             if self.scheduler.project_of(path) is project:
-                self._show(uri, outcome.items.get(path, []))
+                self.show(uri, outcome.items.get(path, []))
 
     def _failed(self, project: Project, outcome: Outcome) -> None:
         """A check that found nothing: said in the log, and as one error on the file that
@@ -130,9 +130,9 @@ class Server(LanguageServer):
         if outcome.crashed:
             said += " (the traceback is in this server's log)"
         item = Item(Place(project.trigger, (0, 0), (0, 0)), ERROR, "", said)
-        self._show(uri, [item])
+        self.show(uri, [item])
 
-    def _show(self, uri: str, items: list[Item]) -> None:
+    def show(self, uri: str, items: list[Item]) -> None:
         self.shown[uri] = items
         version = None
         try:
@@ -193,7 +193,7 @@ def build(defaults: options.Options) -> Server:
         project = ls.scheduler.project_of(path)
         if ls.scheduler.fresh(project, path):
             assert project.last is not None
-            ls._show(params.text_document.uri, project.last.items.get(path, []))
+            ls.show(params.text_document.uri, project.last.items.get(path, []))
         elif not project.busy:
             ls.scheduler.check_soon(project, path)
 
@@ -282,7 +282,6 @@ def _configure(ls: Server, settings: dict[str, object] | Any) -> None:  # noqa: 
     ls.scheduler.options = ls.effective_options()
     if ls.scheduler.options == before:
         return
-    for path in list(ls.open):
-        project = ls.scheduler.project_of(path)
-        if project.trigger != path or not project.busy:
-            ls.scheduler.check_soon(project, path)
+    projects = {ls.scheduler.project_of(path).root: path for path in ls.open}
+    for root, path in projects.items():
+        ls.scheduler.check_soon(ls.scheduler.projects[root], path)

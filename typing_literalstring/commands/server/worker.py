@@ -10,6 +10,7 @@ output (``messages``); anything else written to its standard output goes to stan
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import tempfile
@@ -82,8 +83,9 @@ def main() -> None:
     private = tempfile.mkdtemp(prefix="typing-literalstring-worker-")
     tempfile.tempdir = private  # every folder of a check, removed with this one on the way out
     try:
-        from typing_literalstring.commands.server import conversion, related  # noqa: F401
-        from typing_literalstring.commands.server.project_check import check_project  # noqa: F401
+        # The check's modules imported now, while the server waits for nothing: warm.
+        for module in ("conversion", "related", "project_check"):
+            importlib.import_module(f"typing_literalstring.commands.server.{module}")
 
         while True:
             try:
