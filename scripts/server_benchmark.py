@@ -125,21 +125,26 @@ def render(timings: Sequence[Timing]) -> str:
     return "\n".join(lines)
 
 
+# The section is marked, so that it is found and replaced whole whatever its heading says.
+BEGIN = "<!-- scripts/server_benchmark.py: begin -->"
+END = "<!-- scripts/server_benchmark.py: end -->"
+
+
 def write_section(path: Path, rendered: str) -> None:
-    """Replace (or add) this benchmark's section of ``path``; the rest of the file is kept."""
+    """Put the table in ``path`` between this benchmark's markers (at the end the first time);
+    the rest of the file is kept."""
     text = path.read_text("utf-8") if path.exists() else ""
-    body = f"{SECTION}\n\n{INTRO}\n\n{rendered.strip()}\n"
-    start = text.find(SECTION)
-    if start < 0:
-        text = text.rstrip("\n") + "\n\n" + body
-    else:
-        end = text.find("\n## ", start + len(SECTION))
-        text = text[:start] + body + (text[end:] if end >= 0 else "")
-    path.write_text(text, "utf-8")
+    marked = f"{BEGIN}\n{SECTION}\n\n{INTRO}\n\n{rendered.strip()}\n{END}"
+    before, found, rest = text.partition(BEGIN)
+    if not found:
+        path.write_text(f"{text.rstrip()}\n\n{marked}\n", "utf-8")
+        return
+    after = rest.partition(END)[2]
+    path.write_text(f"{before}{marked}{after}", "utf-8")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--real", type=Path, help=f"a project folder (default: {REAL})")
     parser.add_argument("--real-file", default=REAL_FILE, help="the file opened and saved")
     parser.add_argument("--saves", type=int, default=5)

@@ -106,10 +106,17 @@ def test_open_shows_checks_findings_and_a_save_that_fixes_one_shows_one_fewer(
     assert server.close() == 0
 
 
-def test_exit_without_shutdown_is_status_1(tmp_path: Path, cache_dir: Path) -> None:
+def test_a_setting_not_valid_is_named_and_exit_without_shutdown_is_status_1(
+    tmp_path: Path, cache_dir: Path
+) -> None:
     server = _server(tmp_path, cache_dir)
     try:
-        server.initialize(tmp_path)
+        server.initialize(tmp_path, {"unverifiedSeverity": "loud", "checker": "pyright"})
+        said = server.wait_for(lambda m: m.get("method") == "window/showMessage", WAIT)
+        assert said["params"]["message"] == (
+            "setting typing-literalstring.unverifiedSeverity = 'loud' is not valid and is "
+            "ignored: it takes warning, information"
+        )
         server.notify("exit", None)
         assert server.process.wait(60) == 1
     finally:

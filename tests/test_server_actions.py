@@ -149,3 +149,21 @@ def test_positions_count_in_the_editors_encoding(project: Path, cache_dir: Path)
         columns[encoding] = shown.range.start.character
     # `    s = "é😀"; ` is 14 characters: é is 2 bytes in UTF-8, 😀 is 4 bytes and 2 UTF-16 units.
     assert columns == {"utf-8": 18, "utf-16": 15, "utf-32": 14}
+
+
+def test_unverified_outcomes_show_at_the_configured_severity(
+    project: Path, cache_dir: Path
+) -> None:
+    (project / "app.py").write_text(
+        "import json\nimport sqlite3\n\n\n"
+        "def find(conn: sqlite3.Connection, raw: str) -> None:\n"
+        "    data = json.loads(raw)\n"
+        '    conn.execute("SELECT * FROM t WHERE name = \'" + data["name"] + "\'")\n',
+        encoding="utf-8",
+    )
+    for chosen, severity in (("warning", 2), ("information", 3)):
+        options = Options(cache_dir=str(cache_dir), unverified_severity=chosen)
+        outcome = run(Request(str(project), options, "utf-16"))
+        shown = [protocol.diagnostic(i) for i in outcome.items[str(project / "app.py")]]
+        assert [(d.code, d.severity) for d in shown] == [("LS902", severity)]
+        assert shown[0].message.startswith("Sink text built from a value of type Any")
