@@ -71,10 +71,19 @@ class Client:
             number = self._next_id
             self._answers[number] = queue.Queue()
         self._send({"id": number, "method": method, "params": params})
-        try:
-            answer = self._answers[number].get(timeout=timeout)
-        except queue.Empty:
-            raise TimeoutError(f"no answer to {method} in {timeout} s") from None
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                answer = self._answers[number].get(timeout=0.2)
+                break
+            except queue.Empty:
+                if self._gone:
+                    status = self.process.wait()
+                    raise ServerGone(
+                        f"the server exited (status {status}) before answering {method}"
+                    ) from None
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no answer to {method} in {timeout} s") from None
         if "error" in answer:
             raise RuntimeError(f"{method} failed: {answer['error']}")
         return answer.get("result")

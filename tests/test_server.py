@@ -157,7 +157,8 @@ def _patched_server(tmp_path: Path, cache: Path) -> tuple[Client, Path]:
     folder = tmp_path / "app"
     folder.mkdir()
     app = _project(folder)
-    env = {**os.environ, "PYTHONPATH": str(hooks)}
+    paths = [str(hooks), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     server = _server(folder, cache, env)
     server.initialize(folder)
     return server, app
