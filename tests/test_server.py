@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -121,6 +122,19 @@ def test_a_setting_not_valid_is_named_and_exit_without_shutdown_is_status_1(
         assert server.process.wait(60) == 1
     finally:
         server.kill()
+
+
+def test_without_pygls_the_command_says_what_to_install(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['pygls'] = None; sys.argv = ['typing-literalstring', 'server']; "
+        "from typing_literalstring.commands.entry import main; main()"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "pip install 'typing-literalstring[server]'" in proc.stderr
 
 
 # Loaded by the worker (PYTHONPATH): makes its check crash, or its process die, while a marker

@@ -21,7 +21,11 @@ from typing_literalstring.core.errors import TypingLiteralStringError
 # Said when pygls is missing: the server is an extra, so that the runtime stays one dependency.
 NOT_INSTALLED = (
     "the language server needs pygls, which is not installed: install the server extra "
-    "with `{python} -m pip install 'typing-literalstring[server]'` (Python 3.9 or newer)"
+    "with `{python} -m pip install 'typing-literalstring[server]'`"
+)
+TOO_OLD = (
+    "the language server needs Python 3.9 or newer (pygls 2), and this is Python {version}: "
+    "install typing-literalstring[server] with a newer Python; check runs on this one"
 )
 
 
@@ -39,8 +43,10 @@ def command(args: argparse.Namespace) -> int:
     try:
         from typing_literalstring.commands.server import protocol
     except ImportError as error:
-        if error.name not in ("pygls", "lsprotocol", "cattrs", "attrs"):
+        if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol", "cattrs", "attrs"):
             raise
+        if sys.version_info < (3, 9):
+            raise ServerUnavailableError(TOO_OLD.format(version=sys.version.split()[0])) from error
         python = Path(sys.executable).name
         raise ServerUnavailableError(NOT_INSTALLED.format(python=python)) from error
     from typing_literalstring.commands.server import options
