@@ -14,6 +14,7 @@ from typing_literalstring.commands import check as check_command
 from typing_literalstring.commands import doctor as doctor_command
 from typing_literalstring.commands import init as init_command_module
 from typing_literalstring.commands import rule as rule_command
+from typing_literalstring.commands import server as server_command
 from typing_literalstring.commands import stubs as stubs_command
 from typing_literalstring.commands.init import DEFAULT_FOLDER
 from typing_literalstring.core import signals
@@ -250,6 +251,34 @@ def parser() -> argparse.ArgumentParser:
     rule.add_argument("rule_id", nargs="?", metavar="RULE", help="a rule id, such as LS101")
     rule.add_argument("--all", action="store_true", help="list every rule")
     rule.set_defaults(run=rule_command.command)
+
+    server = commands.add_parser(
+        "server",
+        help="a language server: check's findings in your editor (docs/server.md)",
+        description="Serve an editor over standard input and output (the Language Server "
+        "Protocol): each open Python file shows the findings `check` reports for it, checked "
+        "again on each save, with the rule page on hover and quick fixes. The project, its "
+        "table and its environment are found as `check` finds them. The options here are "
+        "defaults: the editor's initializationOptions and workspace settings "
+        "(section typing-literalstring) win. Needs the server extra (pygls).",
+    )
+    server.add_argument("--checker", choices=sorted(COMMAND_CHECKERS), help="as for check")
+    server.add_argument("--profile", choices=PROFILES, help="as for check")
+    server.add_argument("--python", metavar="PATH", help="as for check")
+    server.add_argument("--python-version", metavar="X.Y", type=_python_version)
+    server.add_argument("--platform", choices=PLATFORMS, help="as for check")
+    server.add_argument(
+        "--report-any", action="store_true", default=None, help="as for check (rule LS901)"
+    )
+    server.add_argument(
+        "--unverified-severity",
+        choices=("warning", "information"),
+        help="how LS901 to LS904 show (default: warning)",
+    )
+    server.add_argument("--cache-dir", help="as for check")
+    # Editors' clients add it (vscode-languageclient's stdio transport): the only transport.
+    server.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (always)")
+    server.set_defaults(run=server_command.command)
     return main
 
 
