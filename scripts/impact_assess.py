@@ -4,10 +4,9 @@ One flow, one finding in the counts.  ``check`` may report a wrapper's inner sin
 each call of the wrapper that passes it a non-literal text ("..., through run_sql"); the
 injection is the caller's, and its fix is at the caller or the wrapper's parameter.  So an
 inner call (a finding in a function named W) is counted with the findings at the calls of W
-(their API says "through W", or "W, named like an SQL sink" for the project's own function of
-a sink's name) that reach the same sink; a call of W inside W itself is no caller.  Whatever
-``check`` prints, the counts are of flows: the findings less the inner calls folded into
-their callers'.
+whose API says "through W" and that reach the same sink; a call of W inside W itself is no
+caller.  W is known by its name alone, as ``check`` names it.  Whatever ``check`` prints, the
+counts are of flows: the findings less the inner calls folded into their callers'.
 """
 
 from __future__ import annotations
@@ -24,13 +23,11 @@ UNLABELLED = "unlabelled"
 
 
 def wrapper_called(api: str) -> str:
-    """The project's function a finding's call goes through: ``..., through W`` or
-    ``W, named like an SQL sink``; "" for a call of the sink itself."""
+    """The project's function a finding's call goes through (``..., through W``: the call's
+    text reaches the sink inside W); "" for a call of the sink itself, and for a call only
+    named like a sink (``execute, named like an SQL sink``), which may be any object's."""
     through = re.search(r", through (\w+)", api)
-    if through:
-        return through[1]
-    named = re.match(r"(\w+), named like", api)
-    return named[1] if named else ""
+    return through[1] if through else ""
 
 
 def sink_of(api: str) -> str:

@@ -336,13 +336,18 @@ def test_a_wrappers_inner_call_is_counted_with_its_callers() -> None:
     caller = Found("fa", "rediscli.py", "LS402", "self._error(x)", 201, markup + ", through _error")
     itself = Found("fa", "rediscli.py", "LS402", "self._error(y)", 140, markup + ", through _error")
     other = Found("fa", "other.py", "LS101", "run(q)", 5, EXECUTE + ", through _error")
+    # Only named like a sink: any object's execute, no call of the project's own function.
+    named = Found("fa", "db.py", "LS904", "cur.execute(q)", 9, "execute, named like an SQL sink")
+    inside = Found("fa", "db.py", "LS101", "conn.execute(sql)", 3, EXECUTE)
     facts = {
         inner.key: {"scope": "RedisCli._error"},
         caller.key: {"scope": "RedisCli.execute_view"},
         itself.key: {"scope": "RedisCli._error"},  # a recursive call is no caller
         other.key: {"scope": "f"},  # another sink: not this flow
+        named.key: {"scope": "g"},
+        inside.key: {"scope": "Database.execute"},
     }
-    assert folded([inner, caller, itself, other], facts) == {
+    assert folded([inner, caller, itself, other, named, inside], facts) == {
         inner.key: [caller.key],
         itself.key: [caller.key],
     }
