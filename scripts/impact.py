@@ -11,19 +11,24 @@ message even without formatting arguments, specs/tighten.py).  Every SQL, shell,
 markup call is counted by its outcome (proven literal, a finding, unverified), per sink API.
 ruff's and bandit's comparable rules run on the same trees.
 
-Every finding is matched with its label: one read at its call site (benchmarks/impact/labels/,
-keyed by project, file, line number, rule and statement text) or a rule written out in
-benchmarks/impact/rules.toml; a finding with neither is listed as unlabelled and counted, and
-the run fails unless --allow-unlabelled.  A project that cannot be fetched or built is listed
-with the reason.
+Each project's findings are published with their facts (the statement, its scope, the
+non-literal parts of its text, a log call's arguments and logger: impact_facts.py) in
+benchmarks/impact/results/<project>.json, and the reports are rendered from those files.  Every
+finding is matched with its label: one read at its call site (benchmarks/impact/labels/,
+impact_labels.py) or a rule of benchmarks/impact/rules.toml whose claim holds for it
+(impact_rules.py).  Findings are counted as flows (impact_assess.py).  The run fails (exit
+status 1, unless --allow-unlabelled) while a flow is unlabelled or a label contradicts its
+finding's facts; a label that contradicts the report's definitions in its own words stops it
+at once.  A project that cannot be fetched or built is listed with the reason.
 
-    python scripts/impact.py                       # every project: IMPACT.md, typeshed report
+    python scripts/impact.py                       # every project: results, IMPACT.md, typeshed
     python scripts/impact.py --check-jobs 1        # one project at a time (default: two)
-    python scripts/impact.py --render-only         # from the cached results, no checker run
+    python scripts/impact.py --render-only         # from benchmarks/impact/results alone
+    python scripts/impact.py --reuse               # publish and render from the cached runs
+    python scripts/impact.py --render-only --prune-stale   # and drop labels matching nothing
     python scripts/impact.py --build-only --jobs 3 # fetch and build the environments only
-    python scripts/impact.py --projects invoke --out /tmp/impact.md --typeshed /tmp/t.md
-    python scripts/impact.py --reuse               # re-render from the cached check results
-    python scripts/impact.py --findings /tmp/findings.json   # also dump every finding
+    python scripts/impact.py --projects invoke --out /tmp/impact.md --typeshed /tmp/t.md \
+        --results /tmp/results
 
 Downloads, environments and each project's check results are cached in --cache (default
 ~/.cache/typing-literalstring-impact); delete it for a clean run.
@@ -43,7 +48,6 @@ import time
 import venv
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import asdict
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -54,7 +58,8 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
 from scripts.benchmark import BANDIT_TESTS, RUFF_RULES  # noqa: E402
-from scripts.impact_labels import Labels, load_labels  # noqa: E402
+from scripts.impact_assess import Assessment, assess  # noqa: E402
+from scripts.impact_labels import load_labels, prune  # noqa: E402
 from scripts.impact_model import (  # noqa: E402
     Call,
     Found,
@@ -62,7 +67,9 @@ from scripts.impact_model import (  # noqa: E402
     ProjectResult,
     Run,
 )
-from scripts.impact_report import render_impact, render_typeshed  # noqa: E402
+from scripts.impact_report import render_impact  # noqa: E402
+from scripts.impact_results import RESULTS, load, publish  # noqa: E402
+from scripts.impact_typeshed import render_typeshed  # noqa: E402
 from scripts.plugin_real_code import extract_sdist  # noqa: E402
 from typing_literalstring.analysis import sink_outcomes  # noqa: E402
 from typing_literalstring.analysis.findings import CheckResult, Finding  # noqa: E402
@@ -78,7 +85,7 @@ OUT = REPO / "IMPACT.md"
 TYPESHED = REPO / "docs" / "typeshed-report.md"
 PYTHON = "3.12"  # the target every checker is run for
 CHECKS = ("pyright", "mypy")  # each in the strict profile
-NOT_RUN = "not run: no check results in the cache (the run did not reach it)"
+NOT_RUN = "not run: no published results (the run did not reach it)"
 
 
 def load_projects(path: Path | None = None) -> list[Project]:
@@ -348,8 +355,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--typeshed", type=Path, default=TYPESHED)
-    parser.add_argument("--findings", type=Path, help="also write every finding as JSON here")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the published results")
     parser.add_argument("--allow-unlabelled", action="store_true")
+    parser.add_argument(
+        "--prune-stale",
+        action="store_true",
+        help="remove the labels read at a site that match no finding of a checked project",
+    )
     parser.add_argument("--build-only", action="store_true", help="fetch and build, no checks")
     parser.add_argument("--jobs", type=int, default=2, help="environments built at once")
     parser.add_argument(
@@ -361,8 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--render-only",
         action="store_true",
-        help="render from the cached check results alone; a project without one is listed as "
-        "not run",
+        help="render from the published results alone (--results); a project without one is "
+        "listed as not run",
     )
     args = parser.parse_args(argv)
     projects = load_projects()
@@ -370,60 +382,112 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.projects and len(chosen) != len(args.projects):
         raise SystemExit(f"unknown project in {args.projects}: choose from "
                          + ", ".join(p.name for p in projects))  # fmt: skip
-
-    log = _log
+    labels = load_labels()  # a label that contradicts itself stops the run before it starts
     started = time.perf_counter()
     if args.build_only:
-
-        def one(project: Project) -> str:
-            try:
-                build(project, args.cache)
-            except BuildError as error:
-                return f"{project.name}: not built: {error}"
-            return f"{project.name}: built"
-
-        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-            for line in pool.map(one, chosen):
-                log(line)
-        log(f"built in {time.perf_counter() - started:.0f} s")
+        _build_all(chosen, args.cache, args.jobs)
         return 0
+    measured: dict[str, ProjectResult] = {}
+    if not args.render_only:
+        measured = _measure_all(chosen, args.cache, args.reuse, args.check_jobs)
+        for result in measured.values():
+            publish(result, _root(result, args.cache), args.results)
+    published, missing = load(chosen, args.results)
+    for result in published.results:  # timings are no published data: the run's own
+        run = measured.get(result.project.name) or _cached(result.project, args.cache)
+        for mine in result.runs:
+            mine.seconds = next((x.seconds for x in run.runs if x.checker == mine.checker), 0.0
+                                ) if run else 0.0  # fmt: skip
+    found = {r.project.name: r for r in published.results}
+    found.update((p.name, ProjectResult(p, failure=NOT_RUN)) for p in missing)
+    results = [found[p.name] for p in chosen]
+    assessed = assess(results, published.facts, published.projects, labels)
+    if args.prune_stale and assessed.match.stale:
+        print(f"removed {prune(assessed.match.stale)} labels that matched no finding")
+        labels = load_labels()
+        assessed = assess(results, published.facts, published.projects, labels)
+    seconds = time.perf_counter() - started
+    args.out.write_text(render_impact(results, assessed, labels, seconds), encoding="utf-8")
+    args.typeshed.parent.mkdir(parents=True, exist_ok=True)
+    args.typeshed.write_text(render_typeshed(results, assessed, labels), encoding="utf-8")
+    return _summary(args, assessed, seconds)
+
+
+def _summary(args: argparse.Namespace, assessed: Assessment, seconds: float) -> int:
+    """What the run says on its way out, and its exit status: 1 while a flow is unlabelled
+    or a label contradicts its finding's facts (unless --allow-unlabelled)."""
+    unlabelled = assessed.unlabelled()
+    wrong = assessed.wrong()
+    match = assessed.match
+    print(
+        f"wrote {args.out}, {args.typeshed} and {args.results}: {len(assessed.findings)} "
+        f"findings, {len(assessed.flows())} flows, {len(unlabelled)} unlabelled, {len(wrong)} "
+        f"labels contradicting their finding, {len(match.stale)} labels matching nothing, "
+        f"in {seconds:.0f} s"
+    )
+    for f in unlabelled:
+        refused = "; ".join(f"{rule}: {why}" for rule, why in match.rejected.get(f.key, []))
+        print(f"  unlabelled: {f.project} {f.file}:{f.number} {f.rule} {f.line}"
+              + (f" (refused by {refused})" if refused else ""))  # fmt: skip
+    for f, why in wrong:
+        print(f"  contradicted: {f.project} {f.file}:{f.number} {f.rule}: {why}")
+    return 1 if (unlabelled or wrong) and not args.allow_unlabelled else 0
+
+
+def _build_all(chosen: Sequence[Project], cache: Path, jobs: int) -> None:
+    started = time.perf_counter()
+
+    def one(project: Project) -> str:
+        try:
+            build(project, cache)
+        except BuildError as error:
+            return f"{project.name}: not built: {error}"
+        return f"{project.name}: built"
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for line in pool.map(one, chosen):
+            _log(line)
+    _log(f"built in {time.perf_counter() - started:.0f} s")
+
+
+def _measure_all(
+    chosen: Sequence[Project], cache: Path, reuse: bool, jobs: int
+) -> dict[str, ProjectResult]:
+    """Each project's result: measured now, or from the cache (``reuse``)."""
     found: dict[str, ProjectResult] = {}
     to_run: list[Project] = []
     for project in chosen:
-        saved = _result_file(args.cache, project)
-        if (args.reuse or args.render_only) and saved.is_file():
-            found[project.name] = ProjectResult.from_json(project, json.loads(saved.read_text()))
-        elif args.render_only:
-            found[project.name] = ProjectResult(project, failure=NOT_RUN)
+        saved = _cached(project, cache) if reuse else None
+        if saved is not None:
+            found[project.name] = saved
         else:
             to_run.append(project)
-    if args.check_jobs > 1 and len(to_run) > 1:
+    if jobs > 1 and len(to_run) > 1:
         # Each project in a process of its own (the sink outcomes are recorded by patching a
         # module function, which threads would share).
-        with ProcessPoolExecutor(args.check_jobs) as processes:
-            done = processes.map(_measure_and_save, to_run, [args.cache] * len(to_run))
+        with ProcessPoolExecutor(jobs) as processes:
+            done = processes.map(_measure_and_save, to_run, [cache] * len(to_run))
             found.update((r.project.name, r) for r in done)
     else:
-        found.update((p.name, _measure_and_save(p, args.cache)) for p in to_run)
-    results = [found[p.name] for p in chosen]
-    labels: Labels = load_labels()
-    seconds = time.perf_counter() - started
-    args.out.write_text(render_impact(results, labels, seconds), encoding="utf-8")
-    args.typeshed.parent.mkdir(parents=True, exist_ok=True)
-    args.typeshed.write_text(render_typeshed(results, labels), encoding="utf-8")
-    everything = [f for r in results for f in r.distinct()]
-    if args.findings:
-        args.findings.write_text(
-            json.dumps([asdict(f) for f in everything], indent=1) + "\n", encoding="utf-8"
-        )
-    unlabelled = [f for f in everything if labels.of(f) is None]
-    print(
-        f"wrote {args.out} and {args.typeshed}: {len(everything)} findings, "
-        f"{len(unlabelled)} unlabelled, in {seconds:.0f} s"
-    )
-    for f in unlabelled:
-        print(f"  unlabelled: {f.project} {f.file}:{f.number} {f.rule} {f.line}")
-    return 1 if unlabelled and not args.allow_unlabelled else 0
+        found.update((p.name, _measure_and_save(p, cache)) for p in to_run)
+    return found
+
+
+def _cached(project: Project, cache: Path) -> ProjectResult | None:
+    saved = _result_file(cache, project)
+    if not saved.is_file():
+        return None
+    return ProjectResult.from_json(project, json.loads(saved.read_text(encoding="utf-8")))
+
+
+def _root(result: ProjectResult, cache: Path) -> Path | None:
+    """The project's unpacked sdist, to read its findings' facts (None if not built)."""
+    if result.failure:
+        return None
+    try:
+        return fetch(result.project, cache / "sdists")
+    except BuildError:
+        return None
 
 
 if __name__ == "__main__":

@@ -4,7 +4,10 @@ the cache, so that a report can be rendered again without running the checkers).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Tuple
+
+# A finding's place: project, file, line number, rule, the line's stripped text.
+Key = Tuple[str, str, int, str, str]
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,7 @@ class Found:
     api: str
 
     @property
-    def key(self) -> tuple[str, str, int, str, str]:
+    def key(self) -> Key:
         return (self.project, self.file, self.number, self.rule, self.line)
 
 
@@ -93,7 +96,7 @@ class ProjectResult:
     def distinct(self) -> list[Found]:
         """Every finding of either checker at its place once (a place: file, line number,
         rule and statement text)."""
-        seen: dict[tuple[str, str, int, str, str], Found] = {}
+        seen: dict[Key, Found] = {}
         for run in self.runs:
             for found in run.findings:
                 seen.setdefault(found.key, found)
