@@ -24,7 +24,7 @@ from typing_literalstring.commands.server.messages import (
     Related,
 )
 from typing_literalstring.core import sources
-from typing_literalstring.report import finding_lines, output, regions, rule_pages
+from typing_literalstring.report import finding_lines, left_out, output, regions, rule_pages
 
 # The rules that say the checker let a sink's text through unjudged: their severity is a
 # setting (Options.unverified_severity), the others are errors, as SARIF rates every rule.
@@ -195,7 +195,7 @@ def items(
     for finding in result.findings:
         item = finding_item(texts, ends, finding, encoding, unverified, related.get(finding, ()))
         found.setdefault(str(Path(finding.path).resolve()), []).append(item)
-    for refused, notice in zip(result.unparsable, output.unparsable_notice(result)):
+    for refused, notice in zip(result.unparsable, left_out.unparsable_notice(result)):
         said = "not checked: " + notice.split(": not checked: ", 1)[-1]
         path = str(Path(refused.path).resolve())
         found.setdefault(path, []).append(

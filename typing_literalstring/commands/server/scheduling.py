@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from typing_literalstring.checkers.processes import child_environment
+from typing_literalstring.core.processes import child_environment
 from typing_literalstring.commands.server.messages import (
     Outcome,
     Request,
