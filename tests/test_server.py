@@ -143,7 +143,7 @@ _SITECUSTOMIZE = """
 import os, time
 from pathlib import Path
 from typing_literalstring.commands.server import project_check
-from typing_literalstring.checkers import processes
+from typing_literalstring.core import processes
 
 real = project_check.check_project
 
