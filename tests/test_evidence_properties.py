@@ -37,25 +37,34 @@ _NAMES = st.sampled_from([Text("lit", LITERAL), Text("user", TEXT), Text("loose"
 _LEAVES = st.one_of(_CONSTANTS.map(lambda c: Text(repr(c), LITERAL)), _NAMES)
 
 
+def _plus(a: Text, b: Text) -> Text:
+    return Text(f"({a.code} + {b.code})", max(a.kind, b.kind))
+
+
+def _fstring(a: Text, b: Text) -> Text:
+    return Text(f'f"<{{{a.code}}}|{{{b.code}}}>"', max(a.kind, b.kind))
+
+
+def _percent(a: Text, b: Text) -> Text:
+    return Text(f"('%s-%s' % ({a.code}, {b.code}))", max(a.kind, b.kind))
+
+
+def _format(a: Text, b: Text) -> Text:
+    return Text(f"'{{}}:{{}}'.format({a.code}, {b.code})", max(a.kind, b.kind))
+
+
+def _join(a: Text, b: Text) -> Text:
+    return Text(f"', '.join([{a.code}, {b.code}])", max(a.kind, b.kind))
+
+
 def _combine(children: st.SearchStrategy[Text]) -> st.SearchStrategy[Text]:
-    pair = st.tuples(children, children)
     return st.one_of(
-        pair.map(lambda p: Text(f"({p[0].code} + {p[1].code})", max(p[0].kind, p[1].kind))),
+        st.builds(_plus, children, children),
         # Of names only: a quote of a child inside the f-string's own is Python 3.12 grammar.
-        st.tuples(_NAMES, _NAMES).map(
-            lambda p: Text(f'f"<{{{p[0].code}}}|{{{p[1].code}}}>"', max(p[0].kind, p[1].kind))
-        ),
-        pair.map(
-            lambda p: Text(f"('%s-%s' % ({p[0].code}, {p[1].code}))", max(p[0].kind, p[1].kind))
-        ),
-        pair.map(
-            lambda p: Text(
-                f"'{{}}:{{}}'.format({p[0].code}, {p[1].code})", max(p[0].kind, p[1].kind)
-            )
-        ),
-        pair.map(
-            lambda p: Text(f"', '.join([{p[0].code}, {p[1].code}])", max(p[0].kind, p[1].kind))
-        ),
+        st.builds(_fstring, _NAMES, _NAMES),
+        st.builds(_percent, children, children),
+        st.builds(_format, children, children),
+        st.builds(_join, children, children),
     )
 
 

@@ -339,7 +339,12 @@ def test_a_list_only_revealed_is_unchanged() -> None:
 
 
 def test_the_reveals_are_named_as_check_inserts_them() -> None:
-    from typing_literalstring.core.literal_scopes import REVEALS
+    from typing_literalstring.checkers.asking import Probe
+    from typing_literalstring.core.literal_scopes import is_reveal
     from typing_literalstring.specs import argv_shell
 
-    assert argv_shell.REVEAL_FUNCTION in REVEALS
+    probe = Probe("0123456789abcdef")
+    assert all(is_reveal(name) for name in (probe.reveal, probe.judge, probe.judged))
+    assert is_reveal(argv_shell.REVEAL_FUNCTION)
+    assert is_reveal("reveal_type")
+    assert not is_reveal("show")

@@ -1292,13 +1292,14 @@ def test_check_s_reveal_of_a_sink_part_counts_literal_in_fact(tmp_path: Path) ->
     """`check` judges the calls of a project's own wrapper (khal's `sql_ex(statement: str)`)
     from the plugin's reveal of each part: an idiom literal in fact is revealed LiteralString,
     as the post-pass judges an argument."""
-    from typing_literalstring.specs import argv_shell
+    from typing_literalstring.checkers.asking import Probe
 
-    _write(tmp_path, f"{argv_shell.PROBE_MODULE}.pyi", argv_shell.PROBE_STUB)
+    probe = Probe("0123456789abcdef")
+    _write(tmp_path, f"{probe.module}.pyi", probe.stub())
     main = _write(
         tmp_path,
         "main.py",
-        f"from {argv_shell.PROBE_MODULE} import {argv_shell.REVEAL_FUNCTION} as reveal\n"
+        f"from {probe.module} import reveal\n"
         "def f(calendars: list[str], user: str) -> None:\n"
         "    reveal(f\"x IN ({','.join('?' * len(calendars))})\", 1)\n"
         '    sql = "DELETE FROM t"\n'
@@ -1319,16 +1320,17 @@ def test_check_s_reveal_of_a_sink_part_counts_literal_in_fact(tmp_path: Path) ->
 def test_check_s_reveals_in_a_probed_copy_do_not_change_a_verdict(tmp_path: Path) -> None:
     """In the copy `check` makes, a list is also handed to the reveal probe: that only shows
     it (the same verdict as without `check`, measured: otherwise a finding)."""
-    from typing_literalstring.specs import argv_shell
+    from typing_literalstring.checkers.asking import Probe
 
+    probe = Probe("0123456789abcdef")
     _write(tmp_path, "lib.py", SINK)
-    _write(tmp_path, f"{argv_shell.PROBE_MODULE}.pyi", argv_shell.PROBE_STUB)
+    _write(tmp_path, f"{probe.module}.pyi", probe.stub())
     source = (
-        f"from {argv_shell.PROBE_MODULE} import {argv_shell.REVEAL_FUNCTION}\n"
-        "from lib import sink\n"
+        probe.import_line()
+        + "from lib import sink\n"
         "def f() -> None:\n"
         '    cols = ["a", "b"]\n'
-        f'    sink(", ".join(cols)); {argv_shell.REVEAL_FUNCTION}((cols), 3)\n'
+        f'    sink(", ".join(cols)); {probe.reveal}((cols), 3); {probe.judged}((cols), 4)\n'
     )
     _assert_errors_on_marked_lines(tmp_path, source)
 
@@ -1442,7 +1444,8 @@ def test_an_unchanged_importer_sees_a_constant_change(tmp_path: Path) -> None:
     _write(tmp_path, "main.py", IMPORTER)
     files = ["main.py", "consts.py", "derived.py", "lib.py"]
     assert _errors(_mypy(tmp_path, files)) == []
-    _write(tmp_path, "consts.py", CONSTANTS.replace('TABLE = "users"', "TABLE = input()"))
+    # Another size: mypy takes a file of the same size and mtime second for unchanged.
+    _write(tmp_path, "consts.py", CONSTANTS.replace('TABLE = "users"', 'TABLE = input("? ")'))
     changed = _errors(_mypy(tmp_path, files))
     assert [e.split(":")[:2] for e in changed] == [
         ["main.py", "7"],

@@ -70,11 +70,6 @@ def shell_list(path: str) -> None:
 MARKS = {
     n: text.split("# ", 1)[1] for n, text in enumerate(PROGRAM.splitlines(), 1) if "  # " in text
 }
-ZUBAN = {
-    n: "unverified callee-str"
-    for n, text in enumerate(PROGRAM.splitlines(), 1)
-    if "+ TABLE" in text
-}
 
 
 def _check(
@@ -104,9 +99,6 @@ def test_every_sink_call_is_proven_reported_or_unverified(
     rules = {f["line"]: f["rule"] for f in document["findings"]}
     unverified_ = {u["line"]: u["reason"] for u in document["unverified"]}
     for line, mark in MARKS.items():
-        if name == "zuban":
-            # zuban infers `TABLE = "users"` as str, as mypy does without our plugin.
-            mark = ZUBAN.get(line, mark)
         if mark.startswith("LS"):
             assert rules.get(line) == mark, (line, mark, document["findings"])
         elif mark == "proven":
@@ -114,7 +106,7 @@ def test_every_sink_call_is_proven_reported_or_unverified(
             assert line not in unverified_, line
         else:
             assert unverified_.get(line) == mark.split()[-1], (line, document["unverified"])
-    marks = {**MARKS, **(ZUBAN if name == "zuban" else {})}
+    marks = MARKS
     calls = document["sink_calls"]
     assert calls["total"] == len(marks)
     assert calls["proven"] == sum(1 for m in marks.values() if m == "proven")

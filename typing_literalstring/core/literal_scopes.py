@@ -63,10 +63,16 @@ class Use(NamedTuple):
 
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-# Calls that only show a value: the checkers' `reveal_type`, and the reveal that `check`
-# inserts in the copies it has checked (specs/argv_shell.REVEAL_FUNCTION; a test keeps the
-# two names equal).  A name read there is read, not handed to code that may change it.
+# Calls that only show a value: the checkers' `reveal_type`, and the questions `check` inserts
+# in the copies it has checked (checkers/asking.py: its probe module's reveal and judges, named
+# with a secret after these prefixes; specs/argv_shell's reveal for --report-any; a test keeps
+# the names equal).  A name read there is read, not handed to code that may change it.
 REVEALS = frozenset(("reveal_type", "typing_literalstring_reveal"))
+PROBE_PREFIXES = ("_tls_reveal_", "_tls_judge_", "_tls_judged_")
+
+
+def is_reveal(name: str) -> bool:
+    return name in REVEALS or name.startswith(PROBE_PREFIXES)
 # `match` capture patterns (3.10+) bind their `name` (or a mapping's `rest`).
 _CAPTURES = tuple(
     getattr(ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, n)
@@ -132,7 +138,7 @@ class Index:
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id in REVEALS
+            and is_reveal(node.func.id)
         ):
             self.revealed.update(id(n) for a in node.args for n in ast.walk(a))
         self._bindings(node, scope)

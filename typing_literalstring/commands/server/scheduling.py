@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from typing_literalstring.core.processes import child_environment
 from typing_literalstring.commands.server.messages import (
     Outcome,
     Request,
@@ -34,6 +33,7 @@ from typing_literalstring.commands.server.messages import (
     write_frame,
 )
 from typing_literalstring.commands.server.options import Options
+from typing_literalstring.core.processes import child_environment
 from typing_literalstring.core.project import find_root
 
 WORKER_MODULE = "typing_literalstring.commands.server.worker"
