@@ -1326,8 +1326,7 @@ def test_check_s_reveals_in_a_probed_copy_do_not_change_a_verdict(tmp_path: Path
     _write(tmp_path, "lib.py", SINK)
     _write(tmp_path, f"{probe.module}.pyi", probe.stub())
     source = (
-        probe.import_line()
-        + "from lib import sink\n"
+        probe.import_line() + "from lib import sink\n"
         "def f() -> None:\n"
         '    cols = ["a", "b"]\n'
         f'    sink(", ".join(cols)); {probe.reveal}((cols), 3); {probe.judged}((cols), 4)\n'

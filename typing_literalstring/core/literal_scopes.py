@@ -73,6 +73,8 @@ PROBE_PREFIXES = ("_tls_reveal_", "_tls_judge_", "_tls_judged_")
 
 def is_reveal(name: str) -> bool:
     return name in REVEALS or name.startswith(PROBE_PREFIXES)
+
+
 # `match` capture patterns (3.10+) bind their `name` (or a mapping's `rest`).
 _CAPTURES = tuple(
     getattr(ast, n) for n in ("MatchAs", "MatchStar", "MatchMapping") if hasattr(ast, n)
