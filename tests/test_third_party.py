@@ -290,3 +290,45 @@ def test_only_the_packages_the_checked_files_reach_are_tightened(tmp_path: Path)
     nothing = thirdparty.build(python, "default", tmp_path / "empty", {"sqlite3"})
     assert not any(c.covered for c in nothing)
     assert not (tmp_path / "empty" / "third-party").exists()
+
+
+SQLITE_UTILS = """\
+from sqlite_utils import Database
+
+
+def lookup(db: Database, user: str) -> None:
+    db.execute(f"SELECT * FROM users WHERE name = '{user}'")
+    db.execute("SELECT * FROM users WHERE name = ?", [user])
+    for row in db.query("SELECT * FROM users WHERE name = '" + user + "'"):
+        print(row)
+    list(db["users"].rows_where("name = ?", [user]))
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_sqlite_utils_runs_sql_text_that_must_be_literal(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """sqlite-utils' Database.execute and query run their text as it is: an f-string or a
+    concatenation there is LS101, named after the method; the same query with its value as a
+    parameter is proven literal."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    if _installed("sqlite_utils") is None:
+        pytest.skip("sqlite-utils is not installed (the test extras install it)")
+    (tmp_path / "app.py").write_text(SQLITE_UTILS, encoding="utf-8")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         str(tmp_path / "app.py")]
+    )  # fmt: skip
+    document = json.loads(capsys.readouterr().out)
+    assert status == EXIT_FINDINGS
+    found = [(f["line"], f["rule"], f["sink"]) for f in document["findings"]]
+    assert found == [
+        (5, "LS101", "sqlite-utils Database.execute"),
+        (7, "LS101", "sqlite-utils Database.query"),
+    ]
+    assert document["sink_calls"]["proven"] == 2  # line 6's, and rows_where's on line 9
+    covered = {c["package"]: c["why"] for c in document["third_party"] if c["covered"]}
+    assert covered["sqlite_utils"].startswith("sqlite-utils ")
