@@ -39,7 +39,7 @@ class Connection:
 async def connect(dsn=None, **kwargs):
     return Connection()
 '''
-SPEC = '''\
+SPEC = """\
 from typing import Any, Optional, overload
 
 from typing_extensions import LiteralString
@@ -55,7 +55,7 @@ async def connect(dsn: None = None, **kwargs: Any) -> Connection: ...
 @replaced
 @overload
 async def connect(dsn: str, **kwargs: Any) -> Connection: ...
-'''
+"""
 USER = """\
 from typing import Optional
 

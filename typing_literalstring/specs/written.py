@@ -74,7 +74,9 @@ class Written:
             d for d in first.decorator_list if _named(d, "staticmethod") or _named(d, "classmethod")
         ]
         positional = [*first.args.posonlyargs, *first.args.args]
-        bound = specs[0].owner is not None and not any(_named(d, "staticmethod") for d in decorators)
+        bound = specs[0].owner is not None and not any(
+            _named(d, "staticmethod") for d in decorators
+        )
         parameters = [positional[0].arg] if bound and positional else []
         parameters += [f"*args: {_ANY}", f"**kwargs: {_ANY}"]
         prefix = "".join(f"@{ast.get_source_segment(text, d)}\n" for d in decorators)
