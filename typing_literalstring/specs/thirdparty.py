@@ -4,11 +4,11 @@ environment.
 A specification folder ``stubs/<distribution>/`` speaks of the package's own modules
 (``stubs/psycopg2/psycopg2/_psycopg.pyi``).  The base is what the checker would use without us:
 the package's stub package installed in the checked environment (``psycopg2-stubs/`` from
-types-psycopg2), else the package's own inline types (``py.typed``: SQLAlchemy, Jinja2), made
-into stubs by dropping the function bodies (inline_stubs.py).  The overlay of a package is a
-folder for the search path that ``check`` already passes, holding a complete copy of the base
-under both the package's name and its ``-stubs`` name, with only the specified modules
-tightened: the one layout all six checkers honour (docs/third-party-overrides.md).
+types-psycopg2), else the package's own inline types (``py.typed``: SQLAlchemy, Jinja2), its
+modules copied as they are (source_copy.py).  The overlay of a package is a folder for the
+search path that ``check`` already passes, holding a complete copy of the base (a stub package
+under both the package's name and its ``-stubs`` name) with only the specified signatures
+tightened: the layout all six checkers honour (docs/third-party-overrides.md).
 
 Overlays are cached by the installed version of their base, our specifications and our version,
 so an upgrade of the package rebuilds its overlay.  A package that is installed without types,
@@ -149,7 +149,7 @@ class _Base:
     """The types a checker would use for a package without us."""
 
     folder: Path  # the stub package, or the package itself when inline
-    inline: bool  # the package's own modules (py.typed), to be made into stubs
+    inline: bool  # the package's own modules (py.typed), copied as they are
     version: str  # "types-psycopg2 2.9.21.20261008", "Jinja2 3.1.6"
     kind: str = ""  # what the base is, for the coverage line; default by ``inline``
 
