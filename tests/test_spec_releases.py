@@ -67,3 +67,37 @@ def test_the_django_specification_applies_to_each_release(
     assert django["covered"], django
     assert found_rules(document) == marked_rules(DJANGO_APP)
     assert status == 1
+
+
+SQLITE_UTILS_APP = """\
+from sqlite_utils import Database
+
+
+def report(db: Database, user: str) -> None:
+    db.execute("SELECT * FROM users WHERE name = ?", [user])
+    db.execute(f"SELECT * FROM users WHERE name = '{user}'")  # LS101
+    db.query("SELECT * FROM users WHERE name = '" + user + "'")  # LS101
+    list(db["users"].rows_where("name = ?", [user], order_by="id"))
+    db["users"].count_where(f"name = '{user}'")  # LS101
+"""
+
+
+# sqlite-utils 3.x is typed with Optional[...] and without `from __future__ import annotations`
+# (4.x writes `str | None`); the pinned 4.2.1 is tested in test_third_party*.py.
+@pytest.mark.parametrize("version", ["3.30", "3.36", "3.39", "4.0"])
+def test_the_sqlite_utils_specification_applies_to_each_release(
+    version: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = _installed(f"sqlite-utils=={version}", tmp_path / "site")
+    pretend_sites(monkeypatch, [site])
+    (tmp_path / "app").mkdir()
+    files = {"report.py": SQLITE_UTILS_APP}
+    status, document = check_project("pyright", tmp_path / "app", files, capsys)
+    covered = next(p for p in document["third_party"] if p["distribution"] == "sqlite-utils")
+    assert covered["covered"], covered
+    assert f"sqlite-utils {version}" in covered["why"]
+    assert found_rules(document) == marked_rules(SQLITE_UTILS_APP)
+    assert status == 1
