@@ -241,7 +241,9 @@ def _cached(
 
 
 _HERE = Path(__file__).resolve().parent
-_BUILDERS = [_HERE / "thirdparty.py", _HERE / "source_copy.py", _HERE / "tighten.py"]
+_BUILDERS = [
+    _HERE / name for name in ("thirdparty.py", "source_copy.py", "tighten.py", "written.py")
+]
 # Written last into a cache entry: an entry without it is unfinished.
 _COMPLETE = "complete"
 
