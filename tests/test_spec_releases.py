@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,28 @@ def _installed(requirement: str, into: Path) -> Path:
     return into
 
 
+def _checked_with(
+    requirement: str,
+    distribution: str,
+    app: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> dict[str, Any]:
+    """``app`` checked with pyright with only ``requirement`` installed: its marked lines are
+    the findings; the coverage of ``distribution``."""
+    site = _installed(requirement, tmp_path / "site")
+    pretend_sites(monkeypatch, [site])
+    (tmp_path / "app").mkdir()
+    status, document = check_project("pyright", tmp_path / "app", {"app.py": app}, capsys)
+    assert found_rules(document) == marked_rules(app)
+    assert status == 1
+    coverage: dict[str, Any] = next(
+        p for p in document["third_party"] if p["distribution"] == distribution
+    )
+    return coverage
+
+
 # 5.1 and later name things as the pinned 6.1 does (test_third_party_cases.py).
 @pytest.mark.parametrize("version", ["4.2.7", "5.0.4"])
 def test_the_django_specification_applies_to_each_release(
@@ -59,14 +82,10 @@ def test_the_django_specification_applies_to_each_release(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    site = _installed(f"django-stubs=={version}", tmp_path / "site")
-    pretend_sites(monkeypatch, [site])
-    (tmp_path / "app").mkdir()
-    status, document = check_project("pyright", tmp_path / "app", {"views.py": DJANGO_APP}, capsys)
-    django = next(p for p in document["third_party"] if p["distribution"] == "Django")
+    django = _checked_with(
+        f"django-stubs=={version}", "Django", DJANGO_APP, tmp_path, monkeypatch, capsys
+    )
     assert django["covered"], django
-    assert found_rules(document) == marked_rules(DJANGO_APP)
-    assert status == 1
 
 
 SQLITE_UTILS_APP = """\
@@ -91,13 +110,8 @@ def test_the_sqlite_utils_specification_applies_to_each_release(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    site = _installed(f"sqlite-utils=={version}", tmp_path / "site")
-    pretend_sites(monkeypatch, [site])
-    (tmp_path / "app").mkdir()
-    files = {"report.py": SQLITE_UTILS_APP}
-    status, document = check_project("pyright", tmp_path / "app", files, capsys)
-    covered = next(p for p in document["third_party"] if p["distribution"] == "sqlite-utils")
+    covered = _checked_with(
+        f"sqlite-utils=={version}", "sqlite-utils", SQLITE_UTILS_APP, tmp_path, monkeypatch, capsys
+    )
     assert covered["covered"], covered
     assert f"sqlite-utils {version}" in covered["why"]
-    assert found_rules(document) == marked_rules(SQLITE_UTILS_APP)
-    assert status == 1
