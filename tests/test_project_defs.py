@@ -285,6 +285,11 @@ def test_super_names_the_bases_method_never_the_classs_own_override(tmp_path: Pa
 
 
 DIAMOND = """\
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
 class A:
     def m(self):
         pass
@@ -311,6 +316,11 @@ class D(B, C):
 class Loop(Loop):
     def go(self):
         return self.m()
+
+
+class Typed(Generic[T], A):
+    def go(self):
+        return self.m()
 """
 
 
@@ -319,10 +329,12 @@ def test_method_resolution_follows_c3_over_the_projects_classes(tmp_path: Path) 
     depth-first walk of the bases (B, then A) missed; `super().m()` in B is A's, and
     `super(B, self).m()` in D is C's.  A class that names itself as its base has no order."""
     files = {"diamond.py": DIAMOND}
-    assert _own(_resolve(tmp_path, files, "diamond.py", 8)) == "diamond.py:A.m"
-    assert _own(_resolve(tmp_path, files, "diamond.py", 18)) == "diamond.py:C.m"
-    assert _own(_resolve(tmp_path, files, "diamond.py", 21)) == "diamond.py:C.m"
-    assert _resolve(tmp_path, files, "diamond.py", 26) is None
+    assert _own(_resolve(tmp_path, files, "diamond.py", 13)) == "diamond.py:A.m"
+    assert _own(_resolve(tmp_path, files, "diamond.py", 23)) == "diamond.py:C.m"
+    assert _own(_resolve(tmp_path, files, "diamond.py", 26)) == "diamond.py:C.m"
+    assert _resolve(tmp_path, files, "diamond.py", 31) is None
+    # typing's Generic defines no method a class calls on itself: A's m, not typing's.
+    assert _own(_resolve(tmp_path, files, "diamond.py", 36)) == "diamond.py:A.m"
 
 
 FORMATTER = """\

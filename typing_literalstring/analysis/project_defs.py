@@ -42,6 +42,8 @@ from typing_literalstring.specs.sinks import SINK_NAMES
 
 # How deep re-imports and base classes are followed.
 _DEPTH = 6
+# How many project classes deep a method resolution order is followed.
+_ORDER_DEPTH = 60
 # The packages that provide a family's sinks, the drivers of SQL among them: a module that
 # imports none may still call one on an object it is given, but not on one its own instances
 # hold where it defines a method of that name (``Callees._held_by_the_instance``).
@@ -436,7 +438,9 @@ class Callees:
     def _order(self, module: _Module, cls: ast.ClassDef, depth: int) -> list[_Ancestor] | None:
         """``cls``'s method resolution order over the project's classes (``class_mro``)."""
         root = _Ancestor(_key(module, cls), module, cls)
-        return class_mro.linearize(root, self._bases, self._project.orders, depth, _DEPTH)
+        # A cycle of bases ends at a class already on the way; the depth only bounds Python's
+        # stack, so an order is never cut short by it in a real project.
+        return class_mro.linearize(root, self._bases, self._project.orders, depth, _ORDER_DEPTH)
 
     def _bases(self, ancestor: _Ancestor) -> list[_Ancestor]:
         assert ancestor.module is not None
@@ -456,11 +460,16 @@ class Callees:
             defining = self._defining(found.path)
             if defining is not None:
                 return _Ancestor(_key(defining, found.node), defining, found.node)
-        if isinstance(found, Foreign):
+        if isinstance(found, Foreign) and found.package not in _NO_METHODS:
             return _Ancestor(("foreign", found.package, ".".join(dotted)), package=found.package)
-        if dotted == ["object"] and found is None:
-            return _Ancestor(("builtins", "object"), package=class_mro.BUILTINS)
+        if isinstance(found, Foreign) or (dotted == ["object"] and found is None):
+            return _Ancestor(("builtins", ".".join(dotted)), package=class_mro.BUILTINS)
         return _Ancestor(("unknown", id(base)))
+
+
+# Packages whose base classes define none of the methods a project calls on itself: object,
+# typing's Generic and Protocol, abc's ABC.  Another package's base may define any.
+_NO_METHODS = frozenset(("typing", "typing_extensions", "abc"))
 
 
 _Ancestor = class_mro.Ancestor[_Module]
