@@ -1,8 +1,8 @@
 """How faithfully the stubs made from inline-typed packages keep their types (thirdparty.py).
 
-A tightened inline-typed package reaches the checker as stubs without function bodies
-(inline_stubs.py).  pyright infers from a body what a function without a return annotation
-returns, and a stub has no body, so the stub can only say less there.  This measures how much:
+A tightened inline-typed package reaches the checker as a copy of its own modules
+(source_copy.py).  pyright infers from a body what a function without a return annotation
+returns, which a stub without bodies lost; the copy keeps the bodies.  This measures what is lost:
 every public name of the package, and every public attribute of its public classes, is revealed
 by pyright with the package as installed and with its untightened stub copy first on the search
 path; the lines whose revealed type differs are listed.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,7 @@ if str(REPO) not in sys.path:  # run as a script from a checkout
 
 from typing_literalstring.checkers import CHECKERS  # noqa: E402
 from typing_literalstring.specs import thirdparty  # noqa: E402
-from typing_literalstring.specs.inline_stubs import write_stubs  # noqa: E402
+from typing_literalstring.specs.source_copy import copy_sources  # noqa: E402
 
 # Run in the checked environment: the public names of a package, imported at run time.
 _NAMES = """
@@ -99,8 +98,7 @@ def measure(python: Path, package: str) -> Fidelity:
     with tempfile.TemporaryDirectory(prefix="tls-fidelity-") as tmp:
         work = Path(tmp)
         copy = work / "copy"
-        write_stubs(site / package, copy / package)
-        shutil.copytree(copy / package, copy / f"{package}-stubs")
+        copy_sources(site / package, copy / package)
         probe = work / "probe.py"
         lines = [f"import {package}", *(f"reveal_type({package}.{n})" for n in names)]
         probe.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -352,8 +352,8 @@ def test_init_for_zuban_silences_the_overlay_modules_and_keeps_the_users_overrid
     assert text.count("[[tool.mypy.overrides]]") == 2
     assert '"os", "os.*", "sqlite3", "sqlite3.*", "subprocess", "MySQLdb",' in text
     # Each third-party package under both of the names its overlay copy has.
-    assert '"sqlalchemy", "sqlalchemy.*", "sqlalchemy-stubs", "sqlalchemy-stubs.*"]' in text
-    assert '"sqlalchemy-stubs.*"]\nignore_errors = true' in text
+    assert '"sqlalchemy", "sqlalchemy.*", "sqlalchemy-stubs", "sqlalchemy-stubs.*",' in text
+    assert '"sqlite_utils-stubs.*"]\nignore_errors = true' in text
     assert main(args) == EXIT_OK
     assert (tmp_path / "pyproject.toml").read_text() == text
 

@@ -126,19 +126,22 @@ def _errors(checker: Checker, root: Path, files: list[Path], target: str, work: 
 
 
 @pytest.mark.parametrize("profile", ["default", "strict"])
-@pytest.mark.parametrize("name", ["mypy", "pyright"])
+@pytest.mark.parametrize("name", ["mypy", "pyright", "basedpyright", "zuban"])
 def test_overlay_files_add_no_errors(name: str, profile: str, tmp_path: Path) -> None:
     """Checked with the overlay, the stubs draw exactly the errors the untouched base draws.
 
-    mypy checks stubs it finds on MYPYPATH (so importing them is enough); pyright checks the
-    stub files it is given.
+    mypy checks stubs it finds on MYPYPATH (so importing them is enough); pyright,
+    basedpyright and zuban check the stub files they are given.  (ty and pyrefly bundle no typeshed
+    of their own: theirs are built from pyright's, checked here.)
     """
     checker = _checker(name)
     overlay = build_overlay(checker.typeshed_dir(), tmp_path / "overlay", profile=profile)
     base = _untightened_copy(checker.typeshed_dir() / "stdlib", tmp_path / "base")
 
     def files(root: Path) -> list[Path]:
-        return [_import_all(tmp_path)] if name == "mypy" else [root / t for t in overlay.files]
+        if name == "mypy":
+            return [_import_all(tmp_path)]
+        return [root / t for t in overlay.files]
 
     for target in (".".join(map(str, checker.oldest_target)), "3.14"):
         work = tmp_path / target

@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +52,28 @@ def _installed(requirement: str, into: Path) -> Path:
     return into
 
 
+def _checked_with(
+    requirement: str,
+    distribution: str,
+    app: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> dict[str, Any]:
+    """``app`` checked with pyright with only ``requirement`` installed: its marked lines are
+    the findings; the coverage of ``distribution``."""
+    site = _installed(requirement, tmp_path / "site")
+    pretend_sites(monkeypatch, [site])
+    (tmp_path / "app").mkdir()
+    status, document = check_project("pyright", tmp_path / "app", {"app.py": app}, capsys)
+    assert found_rules(document) == marked_rules(app)
+    assert status == 1
+    coverage: dict[str, Any] = next(
+        p for p in document["third_party"] if p["distribution"] == distribution
+    )
+    return coverage
+
+
 # 5.1 and later name things as the pinned 6.1 does (test_third_party_cases.py).
 @pytest.mark.parametrize("version", ["4.2.7", "5.0.4"])
 def test_the_django_specification_applies_to_each_release(
@@ -59,11 +82,36 @@ def test_the_django_specification_applies_to_each_release(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    site = _installed(f"django-stubs=={version}", tmp_path / "site")
-    pretend_sites(monkeypatch, [site])
-    (tmp_path / "app").mkdir()
-    status, document = check_project("pyright", tmp_path / "app", {"views.py": DJANGO_APP}, capsys)
-    django = next(p for p in document["third_party"] if p["distribution"] == "Django")
+    django = _checked_with(
+        f"django-stubs=={version}", "Django", DJANGO_APP, tmp_path, monkeypatch, capsys
+    )
     assert django["covered"], django
-    assert found_rules(document) == marked_rules(DJANGO_APP)
-    assert status == 1
+
+
+SQLITE_UTILS_APP = """\
+from sqlite_utils import Database
+
+
+def report(db: Database, user: str) -> None:
+    db.execute("SELECT * FROM users WHERE name = ?", [user])
+    db.execute(f"SELECT * FROM users WHERE name = '{user}'")  # LS101
+    db.query("SELECT * FROM users WHERE name = '" + user + "'")  # LS101
+    list(db["users"].rows_where("name = ?", [user], order_by="id"))
+    db["users"].count_where(f"name = '{user}'")  # LS101
+"""
+
+
+# sqlite-utils 3.x is typed with Optional[...] and without `from __future__ import annotations`
+# (4.x writes `str | None`); the pinned 4.2.1 is tested in test_third_party*.py.
+@pytest.mark.parametrize("version", ["3.30", "3.36", "3.39", "4.0"])
+def test_the_sqlite_utils_specification_applies_to_each_release(
+    version: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    covered = _checked_with(
+        f"sqlite-utils=={version}", "sqlite-utils", SQLITE_UTILS_APP, tmp_path, monkeypatch, capsys
+    )
+    assert covered["covered"], covered
+    assert f"sqlite-utils {version}" in covered["why"]

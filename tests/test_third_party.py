@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -252,24 +253,34 @@ def q(cur: Cursor, user: str) -> None:
 """
 
 
+def _check_file(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, needs: str
+) -> tuple[int, dict[str, Any]]:
+    """``check --format json`` of one file holding ``text`` with the checker ``name``; the
+    test is skipped when the checker, or the installed folder ``needs``, is missing."""
+    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
+    if not checker.is_installed():
+        pytest.skip(f"{checker.name} is not installed")
+    if _installed(needs) is None:
+        pytest.skip(f"{needs} is not installed (the test extras install it)")
+    (tmp_path / "app.py").write_text(text, encoding="utf-8")
+    status = main(
+        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
+         str(tmp_path / "app.py")]
+    )  # fmt: skip
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return status, document
+
+
 @pytest.mark.parametrize("name", COMMAND_CHECKERS)
 def test_mysqlclient_execute_gets_the_annotation_its_base_lacks(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """types-mysqlclient leaves `execute(self, query, args=None)` unannotated: ours is LS101.
     Its `executemany` already takes LiteralString: an SQL sink all the same (LS101)."""
-    checker = CHECKERS["mypy+plugin" if name == "mypy" else name]
-    if not checker.is_installed():
-        pytest.skip(f"{checker.name} is not installed")
-    if _installed("MySQLdb-stubs") is None:
-        pytest.skip("MySQLdb-stubs is not installed (the test extras install it)")
-    (tmp_path / "db.py").write_text(MYSQLCLIENT, encoding="utf-8")
-    status = main(
-        ["check", "--checker", name, "--format", "json", "--cache-dir", str(tmp_path / "cache"),
-         str(tmp_path / "db.py")]
-    )  # fmt: skip
+    status, document = _check_file(name, tmp_path, capsys, MYSQLCLIENT, "MySQLdb-stubs")
     assert status == EXIT_FINDINGS
-    findings = json.loads(capsys.readouterr().out)["findings"]
+    findings = document["findings"]
     assert [(f["line"], f["rule"]) for f in findings] == [(5, "LS101"), (7, "LS101")]
     assert findings[0]["sink"] == "mysqlclient BaseCursor.execute"
 
@@ -290,3 +301,35 @@ def test_only_the_packages_the_checked_files_reach_are_tightened(tmp_path: Path)
     nothing = thirdparty.build(python, "default", tmp_path / "empty", {"sqlite3"})
     assert not any(c.covered for c in nothing)
     assert not (tmp_path / "empty" / "third-party").exists()
+
+
+SQLITE_UTILS = """\
+from sqlite_utils import Database
+
+
+def lookup(db: Database, user: str) -> None:
+    db.execute(f"SELECT * FROM users WHERE name = '{user}'")
+    db.execute("SELECT * FROM users WHERE name = ?", [user])
+    for row in db.query("SELECT * FROM users WHERE name = '" + user + "'"):
+        print(row)
+    list(db["users"].rows_where("name = ?", [user]))
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_sqlite_utils_runs_sql_text_that_must_be_literal(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """sqlite-utils' Database.execute and query run their text as it is: an f-string or a
+    concatenation there is LS101, named after the method; the same query with its value as a
+    parameter is proven literal."""
+    status, document = _check_file(name, tmp_path, capsys, SQLITE_UTILS, "sqlite_utils")
+    assert status == EXIT_FINDINGS
+    found = [(f["line"], f["rule"], f["sink"]) for f in document["findings"]]
+    assert found == [
+        (5, "LS101", "sqlite-utils Database.execute"),
+        (7, "LS101", "sqlite-utils Database.query"),
+    ]
+    assert document["sink_calls"]["proven"] == 2  # line 6's, and rows_where's on line 9
+    covered = {c["package"]: c["why"] for c in document["third_party"] if c["covered"]}
+    assert covered["sqlite_utils"].startswith("sqlite-utils ")

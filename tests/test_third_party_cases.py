@@ -64,7 +64,7 @@ def test_every_checker_matches_the_markers(name: str) -> None:
     outcome = _outcome(CHECKERS[name])
     assert {path.parent.name for path in third_party_case_files()} >= {
         "psycopg2", "PyMySQL", "mysqlclient", "SQLAlchemy", "Django", "Jinja2", "Flask",
-        "MarkupSafe", "aiosqlite", "paramiko", "psycopg", "asyncpg",
+        "MarkupSafe", "aiosqlite", "paramiko", "psycopg", "asyncpg", "sqlite-utils",
     }  # fmt: skip
     assert outcome.expected > 100
     assert outcome.deviations == []

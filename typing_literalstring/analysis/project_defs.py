@@ -12,8 +12,12 @@ call names, with nothing dynamic between:
   (``from ._tpc import Xid``, ``from peewee import *``, through re-imports);
 - an attribute of such a class (``Xid.from_string``) or of such a module
   (``functemplate.template``), defined in the class or in one of its project bases;
-- ``self.name(...)`` or ``cls.name(...)`` in a method of a class that defines ``name``, or
-  whose project bases do.
+- ``self.name(...)``, ``cls.name(...)`` and ``super().name(...)`` (``super(C, self)`` too) in a
+  method: the first definition of ``name`` along the class's method resolution order (C3,
+  ``class_mro``) over the project's classes, after the class itself for ``super()``.  A class
+  of another package on that order before any definition makes the callee that package's
+  (``Foreign``): flask-admin's ``get_detail_value``, not the project's override of it; a base
+  out of view makes it undecided.
 
 A callee reached through an import of another package (``tblib.Traceback.from_string``) is
 ``Foreign``: named like a sink, but that package's.  Anything else (a receiver whose class is
@@ -26,8 +30,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence, Union
+from typing import Hashable, Iterable, Sequence, Union
 
+from typing_literalstring.analysis import class_mro
+from typing_literalstring.analysis.bindings import From, assigns, bindings, parameters, stars
 from typing_literalstring.analysis.callees import dotted_name
 from typing_literalstring.analysis.own_sinks import tightened_parameters
 from typing_literalstring.analysis.statements import all_statements, imported_packages
@@ -36,6 +42,8 @@ from typing_literalstring.specs.sinks import SINK_NAMES
 
 # How deep re-imports and base classes are followed.
 _DEPTH = 6
+# How many project classes deep a method resolution order is followed.
+_ORDER_DEPTH = 60
 # The packages that provide a family's sinks, the drivers of SQL among them: a module that
 # imports none may still call one on an object it is given, but not on one its own instances
 # hold where it defines a method of that name (``Callees._held_by_the_instance``).
@@ -68,7 +76,11 @@ class Own:
 
     path: str  # resolved, as the wrapper inference names its files
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-    owner: str = ""  # the class a method is defined in
+    # The class the call dispatches on (``self.m()`` in its methods): an override of the
+    # method in its direct subclasses may be the callee too (``wrappers.is_defined_by``).
+    # "" when only this definition may be: ``super().m()``, ``Klass.m()``, a function.
+    owner: str = ""
+    defined_in: str = ""  # the class the method is defined in
 
     def holds(self, path: str, line: int) -> bool:
         """Whether a function defined at ``path``:``line`` is this definition (or, for a
@@ -85,15 +97,6 @@ class Foreign:
 
 
 Resolved = Union[Own, Foreign, None]
-_Scope = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]
-
-
-@dataclass(frozen=True)
-class _From:
-    """A name bound by ``from module import name``."""
-
-    statement: ast.ImportFrom
-    alias: ast.alias
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,8 @@ class Project:
         self._parsed: dict[str, _Module | None] = {}
         # (a module's path, a name) -> what it binds there (``Callees._global``).
         self.globals: dict[tuple[str, str], Resolved | _Module] = {}
+        # A class (``_key``) -> its method resolution order (``Callees._order``).
+        self.orders: class_mro.Orders[_Module] = {}
 
     def add(self, path: str, tree: ast.Module) -> None:
         """A file already parsed (by the probes): not read again."""
@@ -190,6 +195,9 @@ class Callees:
         if isinstance(func, ast.Name):
             found = self._name(self._module, func.id, stack, 0)
             return None if isinstance(found, _Module) else found
+        if isinstance(func, ast.Attribute) and _is_super(func.value):
+            assert isinstance(func.value, ast.Call)
+            return self._super(func.value, func.attr, stack)
         dotted = dotted_name(func)
         if dotted is None:
             return self._held_by_the_instance(func, stack)
@@ -198,7 +206,7 @@ class Callees:
             cls = _enclosing_class(stack)
             if cls is None:
                 return None
-            return self._member(self._module, cls, rest[0], 0)
+            return self._member(self._module, cls, rest[0], 0, dispatch=cls.name)
         if head in ("self", "cls"):
             return self._held_by_the_instance(func, stack)
         found = self._name(self._module, head, stack, 0)
@@ -222,7 +230,7 @@ class Callees:
         if imported_packages(self._module.tree) & _PROVIDERS.get(family, SINK_PACKAGES):
             return None
         defined = [
-            Own(self._module.path, item, node.name)
+            Own(self._module.path, item, node.name, node.name)
             for node in all_statements(self._module.tree)
             if isinstance(node, ast.ClassDef)
             for item in node.body
@@ -256,11 +264,11 @@ class Callees:
             return None
         for scope in reversed(stack):
             if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                if name in _parameters(scope):
+                if name in parameters(scope):
                     return None
-                bindings = list(_bindings(scope, name))
-                if bindings:
-                    return self._one(module, bindings, depth)
+                bound = list(bindings(scope, name))
+                if bound:
+                    return self._one(module, bound, depth)
         return self._global(module, name)
 
     def _global(self, module: _Module, name: str) -> Resolved | _Module:
@@ -272,12 +280,12 @@ class Callees:
         if key in known:
             return known[key]
         known[key] = None
-        bindings = list(_bindings(module.tree, name))
+        bound = list(bindings(module.tree, name))
         found: Resolved | _Module = None
-        if bindings:
-            found = self._one(module, bindings, 0)
+        if bound:
+            found = self._one(module, bound, 0)
         else:
-            for star in _stars(module.tree):
+            for star in stars(module.tree):
                 target = self._import_base(module, star)
                 source = self._project.module(target) if target else None
                 if source is None:
@@ -289,7 +297,7 @@ class Callees:
         return found
 
     def _one(
-        self, module: _Module, bindings: Sequence[ast.AST | _From], depth: int
+        self, module: _Module, bindings: Sequence[ast.AST | From], depth: int
     ) -> Resolved | _Module:
         """The binding's meaning when every binding of the name agrees: all definitions of
         the project, or all imports of one other package."""
@@ -305,12 +313,12 @@ class Callees:
             return found[0]
         return None
 
-    def _binding(self, module: _Module, node: ast.AST | _From, depth: int) -> Resolved | _Module:
+    def _binding(self, module: _Module, node: ast.AST | From, depth: int) -> Resolved | _Module:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return Own(module.path, node)
         if isinstance(node, ast.alias):  # `import a.b as c`, or `import a` binding a
             return self._imported_module(node.name if node.asname else node.name.split(".")[0])
-        if isinstance(node, _From):
+        if isinstance(node, From):
             return self._from(module, node.statement, node.alias, depth)
         return None  # assigned: a value of the run
 
@@ -392,30 +400,105 @@ class Callees:
             return None  # an attribute of a function, or a nested class's member
         return None if isinstance(found, _Module) else found
 
-    def _member(self, module: _Module, cls: ast.ClassDef, name: str, depth: int) -> Resolved:
-        """``name`` in ``cls`` or its project bases (method resolution order, roughly)."""
-        if depth > _DEPTH:
+    def _member(
+        self, module: _Module, cls: ast.ClassDef, name: str, depth: int, dispatch: str = ""
+    ) -> Resolved:
+        """``name`` looked up on ``cls`` as Python does: along its method resolution order
+        (``dispatch``: the class a ``self.name()`` call dispatches on, see ``Own.owner``)."""
+        order = self._order(module, cls, depth)
+        return None if order is None else _first_definition(order, name, dispatch)
+
+    def _super(self, call: ast.Call, name: str, stack: Sequence[ast.AST]) -> Resolved:
+        """``super().name`` in a method of a class, or ``super(C, self).name``: the first
+        definition after the class (after C) on the order of the class the method is in."""
+        cls = _enclosing_class(stack)
+        order = self._order(self._module, cls, 0) if cls is not None else None
+        if order is None:
             return None
-        for item in cls.body:
-            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
-                return Own(module.path, item, cls.name)
-            if _assigns(item, name):
-                return None  # `run = something`: a value
-        for base in cls.bases:
-            dotted = dotted_name(base)
-            if dotted is None:
+        after = order[0].key
+        if call.args:
+            dotted = dotted_name(call.args[0])
+            found = None
+            if dotted is not None:
+                head = self._name(self._module, dotted[0], stack, 0)
+                found = self._attributes(head, dotted[1:], 0)
+            module = self._defining(found.path) if isinstance(found, Own) else None
+            if module is None or not isinstance(found, Own):
+                return None  # super(type(self), self), or a class out of view
+            if not isinstance(found.node, ast.ClassDef):
                 return None
-            head, *rest = dotted
-            found = self._attributes(self._name(module, head, (), depth + 1), rest, depth + 1)
-            if not isinstance(found, Own) or not isinstance(found.node, ast.ClassDef):
-                return None  # a base out of view may define it
-            base_module = self._defining(found.path)
-            if base_module is None:
-                return None
-            member = self._member(base_module, found.node, name, depth + 1)
-            if member is not None:
-                return member
+            after = _key(module, found.node)
+            if after not in [a.key for a in order]:
+                order = self._order(module, found.node, 0)
+                if order is None:
+                    return None
+        keys = [a.key for a in order]
+        return _first_definition(order[keys.index(after) + 1 :], name, "")
+
+    def _order(self, module: _Module, cls: ast.ClassDef, depth: int) -> list[_Ancestor] | None:
+        """``cls``'s method resolution order over the project's classes (``class_mro``)."""
+        root = _Ancestor(_key(module, cls), module, cls)
+        # A cycle of bases ends at a class already on the way; the depth only bounds Python's
+        # stack, so an order is never cut short by it in a real project.
+        return class_mro.linearize(root, self._bases, self._project.orders, depth, _ORDER_DEPTH)
+
+    def _bases(self, ancestor: _Ancestor) -> list[_Ancestor]:
+        assert ancestor.module is not None
+        assert ancestor.cls is not None
+        return [self._ancestor(ancestor.module, base) for base in ancestor.cls.bases]
+
+    def _ancestor(self, module: _Module, base: ast.expr) -> _Ancestor:
+        """What a base class expression names (``Generic[T]`` is ``Generic``)."""
+        if isinstance(base, ast.Subscript):
+            base = base.value
+        dotted = dotted_name(base)
+        if dotted is None:
+            return _Ancestor(("unknown", id(base)))
+        head, *rest = dotted
+        found = self._attributes(self._name(module, head, (), 1), rest, 1)
+        if isinstance(found, Own) and isinstance(found.node, ast.ClassDef):
+            defining = self._defining(found.path)
+            if defining is not None:
+                return _Ancestor(_key(defining, found.node), defining, found.node)
+        if isinstance(found, Foreign) and found.package not in _NO_METHODS:
+            return _Ancestor(("foreign", found.package, ".".join(dotted)), package=found.package)
+        if isinstance(found, Foreign) or (dotted == ["object"] and found is None):
+            return _Ancestor(("builtins", ".".join(dotted)), package=class_mro.BUILTINS)
+        return _Ancestor(("unknown", id(base)))
+
+
+# Packages whose base classes define none of the methods a project calls on itself: object,
+# typing's Generic and Protocol, abc's ABC.  Another package's base may define any.
+_NO_METHODS = frozenset(("typing", "typing_extensions", "abc"))
+
+
+_Ancestor = class_mro.Ancestor[_Module]
+
+
+def _key(module: _Module, cls: ast.ClassDef) -> Hashable:
+    return (module.path, cls.lineno, cls.col_offset)
+
+
+def _first_definition(order: Sequence[_Ancestor], name: str, dispatch: str) -> Resolved:
+    """The project's definition ``class_mro.first_definition`` finds, or its package."""
+    found = class_mro.first_definition(order, name, assigns)
+    if isinstance(found, str):
+        return Foreign(found)
+    if found is None:
         return None
+    ancestor, item = found
+    assert ancestor.module is not None
+    assert ancestor.cls is not None
+    return Own(ancestor.module.path, item, dispatch, ancestor.cls.name)
+
+
+def _is_super(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "super"
+        and len(node.args) <= 2
+    )
 
 
 def _rooted_at_the_instance(node: ast.expr) -> bool:
@@ -434,69 +517,6 @@ def _enclosing_class(stack: Sequence[ast.AST]) -> ast.ClassDef | None:
         ):
             return outer
     return None
-
-
-def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    arguments = function.args
-    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
-    names.update(a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None)
-    return names
-
-
-def _bindings(scope: _Scope, name: str) -> Iterator[ast.AST | _From]:
-    """The statements binding ``name`` in ``scope``: definitions, imports (an ``alias`` for
-    ``import``, ``(statement, alias)`` for ``from``), and any other binding as itself."""
-    for node in all_statements(scope, definitions=False):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if node.name == name:
-                yield node
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if (alias.asname or alias.name.split(".")[0]) == name:
-                    yield alias
-        elif isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if alias.name != "*" and (alias.asname or alias.name) == name:
-                    yield _From(node, alias)
-        elif _assigns(node, name):
-            yield node
-
-
-def _assigns(node: ast.AST, name: str) -> bool:
-    targets: list[ast.expr] = []
-    if isinstance(node, ast.Assign):
-        targets = node.targets
-    elif (
-        isinstance(node, (ast.AnnAssign, ast.AugAssign))
-        and (not isinstance(node, ast.AnnAssign) or node.value is not None)
-    ) or isinstance(node, (ast.For, ast.AsyncFor)):
-        targets = [node.target]
-    elif isinstance(node, (ast.With, ast.AsyncWith)):
-        targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
-    if (
-        isinstance(node, ast.Assign)
-        and isinstance(node.value, ast.Constant)
-        and node.value.value is None
-    ):
-        return False  # `tblib = None` when the import failed: nothing to call
-    return any(name in _target_names(t) for t in targets)
-
-
-def _target_names(target: ast.expr) -> Iterator[str]:
-    """The names an assignment target binds (not ``Xid.__module__``'s ``Xid``)."""
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for item in target.elts:
-            yield from _target_names(item)
-    elif isinstance(target, ast.Starred):
-        yield from _target_names(target.value)
-
-
-def _stars(tree: ast.Module) -> Iterator[ast.ImportFrom]:
-    for node in all_statements(tree, definitions=False):
-        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-            yield node
 
 
 __all__ = ["Callees", "Foreign", "Own", "Project", "Resolved"]

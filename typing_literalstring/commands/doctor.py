@@ -38,6 +38,7 @@ from typing_literalstring.core.project_imports import imported_top_levels
 from typing_literalstring.core.safe_write import write_text_atomically
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.cache import incremental_cache
+from typing_literalstring.specs.source_copy import module_file
 
 # Line 5: an error iff the checker enforces LiteralString.  Line 6: no error iff its typeshed has
 # the Appendix C overloads (upper() of a LiteralString is LiteralString).
@@ -352,7 +353,8 @@ def third_party_probe(coverage: list[thirdparty.Coverage]) -> tuple[str, dict[in
         for spec in thirdparty.specifications()[c.distribution]:
             if spec.package != c.package:
                 continue
-            tree = ast.parse((c.root / spec.target).read_text(encoding="utf-8"))
+            source = module_file(c.root / spec.package, spec.target)
+            tree = ast.parse(source.read_text(encoding="utf-8"))
             module = spec.target[: -len(".pyi")].replace("/", ".")
             module = module[: -len(".__init__")] if module.endswith(".__init__") else module
             imports.add(module)

@@ -205,8 +205,30 @@ SINK_NAMES: dict[str, tuple[Rule, str]] = {
 # in a file that does not import it is still reported when the checker refuses its text at our
 # tightened parameter (classify.py), as any parameter of our specifications is.
 SINK_NAMES_IF_IMPORTED: dict[str, tuple[str, tuple[Rule, str]]] = {
-    m: ("asyncpg", (SQL, f"asyncpg Connection/Pool.{m}"))
-    for m in ("fetch", "fetchrow", "fetchval", "fetchmany", "prepare", "cursor", "copy_from_query")
+    **{
+        m: ("asyncpg", (SQL, f"asyncpg Connection/Pool.{m}"))
+        for m in (
+            "fetch",
+            "fetchrow",
+            "fetchval",
+            "fetchmany",
+            "prepare",
+            "cursor",
+            "copy_from_query",
+        )
+    },
+    # sqlite-utils' methods whose first argument is SQL text (stubs/sqlite-utils/): the others
+    # it tightens (`create_view(name, sql)`, `where=` of `convert` and `search`) take it
+    # later, and are reported as LS001.
+    **{
+        m: ("sqlite_utils", (SQL, f"sqlite-utils {owner}.{m}"))
+        for owner, names in (
+            ("Database", ("query", "execute_returning_dicts")),
+            ("Queryable", ("rows_where", "count_where", "pks_and_rows_where")),
+            ("Table", ("delete_where",)),
+        )
+        for m in names
+    },
 }
 
 

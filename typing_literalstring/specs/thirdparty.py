@@ -4,11 +4,11 @@ environment.
 A specification folder ``stubs/<distribution>/`` speaks of the package's own modules
 (``stubs/psycopg2/psycopg2/_psycopg.pyi``).  The base is what the checker would use without us:
 the package's stub package installed in the checked environment (``psycopg2-stubs/`` from
-types-psycopg2), else the package's own inline types (``py.typed``: SQLAlchemy, Jinja2), made
-into stubs by dropping the function bodies (inline_stubs.py).  The overlay of a package is a
-folder for the search path that ``check`` already passes, holding a complete copy of the base
-under both the package's name and its ``-stubs`` name, with only the specified modules
-tightened: the one layout all six checkers honour (docs/third-party-overrides.md).
+types-psycopg2), else the package's own inline types (``py.typed``: SQLAlchemy, Jinja2), its
+modules copied as they are (source_copy.py).  The overlay of a package is a folder for the
+search path that ``check`` already passes, holding a complete copy of the base (a stub package
+under both the package's name and its ``-stubs`` name) with only the specified signatures
+tightened: the layout all six checkers honour (docs/third-party-overrides.md).
 
 Overlays are cached by the installed version of their base, our specifications and our version,
 so an upgrade of the package rebuilds its overlay.  A package that is installed without types,
@@ -31,19 +31,19 @@ from typing_literalstring.core import interpreter
 from typing_literalstring.core.errors import SpecError
 from typing_literalstring.core.safe_write import copy_tree
 from typing_literalstring.specs.cache import cache_root
-from typing_literalstring.specs.inline_stubs import write_stubs
 from typing_literalstring.specs.installed import Installed
+from typing_literalstring.specs.source_copy import copy_sources, module_file
 from typing_literalstring.specs.stubspec import STDLIB, ModuleSpec, load_specs, specs_dir
 from typing_literalstring.specs.tighten import tighten_module
 
 NOT_INSTALLED = "not installed"
 # Packages that ship no types in any release and whose sinks we still tighten: the base is the
-# installed package's own modules made into stubs (each body dropped, as for inline types), with
-# the parameters they annotate kept and the rest Any.  Their specifications also give the return
-# types that lead to the sinks (asyncpg's `connect()` and `Pool.acquire()` are unannotated, so
-# without them `(await connect()).fetch(q)` would be Any and never reach a tightened
-# parameter).  Only where the specification is written for that: a body-less stub of any
-# untyped package would take away what pyright infers from the source.
+# installed package's own modules, copied as for inline types (what a checker infers from them
+# stays).  Their specifications also give the return types that lead to the sinks (asyncpg's
+# `connect()` and `Pool.acquire()` are unannotated, so to mypy `(await connect()).fetch(q)`
+# would be Any and never reach a tightened parameter).  Only where the specification is
+# written for that: mypy checks a module on its search path as the project's own, bodies and
+# all, where it takes an installed untyped package as Any.
 FROM_OWN_SIGNATURES = frozenset({"asyncpg"})
 # Installed, but the checked files reach it neither by an import nor through the requirements
 # of what they import: not tightened, and nothing is missed.
@@ -134,7 +134,7 @@ class _Base:
     """The types a checker would use for a package without us."""
 
     folder: Path  # the stub package, or the package itself when inline
-    inline: bool  # the package's own modules (py.typed), to be made into stubs
+    inline: bool  # the package's own modules (py.typed), copied as they are
     version: str  # "types-psycopg2 2.9.21.20261008", "Jinja2 3.1.6"
     kind: str = ""  # what the base is, for the coverage line; default by ``inline``
 
@@ -226,7 +226,9 @@ def _cached(
 
 
 _HERE = Path(__file__).resolve().parent
-_BUILDERS = [_HERE / "thirdparty.py", _HERE / "inline_stubs.py", _HERE / "tighten.py"]
+_BUILDERS = [
+    _HERE / name for name in ("thirdparty.py", "source_copy.py", "tighten.py", "written.py")
+]
 # Written last into a cache entry: an entry without it is unfinished.
 _COMPLETE = "complete"
 
@@ -234,20 +236,24 @@ _COMPLETE = "complete"
 def _write(
     base: _Base, package: str, specs: Sequence[ModuleSpec], profile: str, into: Path
 ) -> None:
-    """The base under ``into/<package>/``, tightened, then copied to ``into/<package>-stubs/``."""
+    """The base under ``into/<package>/``, tightened; a stub package's also copied to
+    ``into/<package>-stubs/``.  An inline-typed package's copy is its own modules
+    (source_copy.py): only ``<package>/``, for no installed ``-stubs`` folder competes with it,
+    and a ``-stubs`` folder of modules is no stub package."""
     copy = into / package
     if base.inline:
-        write_stubs(base.folder, copy)
+        copy_sources(base.folder, copy)
     else:
         # With the modes of new files, not the installed ones: a read-only installation (a
         # system or Nix store) would leave files that cannot be tightened below.
         copy_tree(base.folder, copy)
     for spec in specs:
-        module = copy / spec.target.split("/", 1)[1]
-        module.write_text(
-            tighten_module(module.read_text(encoding="utf-8"), spec, profile), encoding="utf-8"
-        )
-    copy_tree(copy, into / f"{package}-stubs")
+        module = module_file(copy, spec.target)
+        text = module.read_text(encoding="utf-8")
+        tightened = tighten_module(text, spec, profile, module=module.suffix == ".py")
+        module.write_text(tightened, encoding="utf-8")
+    if not base.inline:
+        copy_tree(copy, into / f"{package}-stubs")
 
 
 def _normalized(name: str) -> str:

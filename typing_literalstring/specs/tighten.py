@@ -24,6 +24,7 @@ from typing_literalstring.specs.stubspec import (
     ModuleSpec,
     all_parameters,
 )
+from typing_literalstring.specs.written import Written
 
 PROFILES = ("default", "strict")
 
@@ -72,12 +73,15 @@ class _Source:
         return raw[: len(raw) - len(raw.lstrip(b" \t"))]
 
 
-def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
-    """The base stub ``source`` with ``spec`` applied for ``profile``."""
+def tighten_module(source: str, spec: ModuleSpec, profile: str, module: bool = False) -> str:
+    """The base stub ``source`` with ``spec`` applied for ``profile``; ``module``: the base is
+    a package's own module (``.py``, source_copy.py), where a definition the specification
+    writes whole stands under ``if TYPE_CHECKING:`` beside the original (written.py)."""
     if profile not in PROFILES:
         raise SpecError(f"unknown profile {profile!r}: choose one of {', '.join(PROFILES)}")
     tree = ast.parse(source)
     text = _Source(source)
+    written = Written(tree) if module else None
     edits: list[_Edit] = []
     needed: list[Import] = list(spec.imports)
     # A function replaced by several definitions (overloads) is replaced once, by them all.
@@ -92,7 +96,9 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
         ):
             continue
         if function_spec.condition == ADD:
-            edits.append(_add_method(text, tree, replacements[function_spec.qualname], spec))
+            edits.append(
+                _add_method(text, tree, replacements[function_spec.qualname], spec, written)
+            )
             continue
         targets = _find(tree, function_spec)
         if not targets and function_spec.optional:
@@ -123,13 +129,15 @@ def tighten_module(source: str, spec: ModuleSpec, profile: str) -> str:
                 edits.extend(_retype(text, node, function_spec, where))
                 continue
             if condition == REPLACE:
-                edits.append(_replace(text, node, replacements[function_spec.qualname]))
+                edits.append(_replace(text, node, replacements[function_spec.qualname], written))
                 continue
+            if written is not None:
+                raise SpecError(f"{where}: overloads are made only in a stub, not in a module")
             edits.append(_split(text, node, function_spec, condition, where))
             needed.append(_OVERLOAD)
             if condition == SHELL:
                 needed.append(_LITERAL)
-    edits.append(_add_imports(tree, text, needed, spec))
+    edits.append(_add_imports(tree, text, needed, spec, written))
     return _apply(text.data, edits).decode("utf-8")
 
 
@@ -246,13 +254,18 @@ def _retype(text: _Source, node: _Function, spec: FunctionSpec, where: str) -> l
     return edits
 
 
-def _replace(text: _Source, node: _Function, specs: list[FunctionSpec]) -> _Edit:
+def _replace(
+    text: _Source, node: _Function, specs: list[FunctionSpec], written: Written | None
+) -> _Edit:
     """The definition, decorators included, replaced by the specification's own (each of its
-    overloads, in order)."""
+    overloads, in order); in a module, the original stays as the ``else`` branch."""
     first_line = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     assert node.end_lineno is not None
     start, end = text.line_start(first_line), text.line_start(node.end_lineno + 1)
     indent = text.indent_of_line(node.lineno).decode("utf-8")
+    if written is not None:
+        original = text.data[start:end].decode("utf-8")
+        return _Edit(start, end, written.replacing(original, specs, indent).encode("utf-8"))
     lines = [
         indent + line if line else line for spec in specs for line in spec.replacement.splitlines()
     ]
@@ -260,7 +273,11 @@ def _replace(text: _Source, node: _Function, specs: list[FunctionSpec]) -> _Edit
 
 
 def _add_method(
-    text: _Source, tree: ast.Module, specs: list[FunctionSpec], module: ModuleSpec
+    text: _Source,
+    tree: ast.Module,
+    specs: list[FunctionSpec],
+    module: ModuleSpec,
+    written: Written | None,
 ) -> _Edit:
     """The specification's method (each of its overloads) added at the end of its class."""
     first = specs[0]
@@ -284,10 +301,12 @@ def _add_method(
     if cls.body[0].lineno == cls.lineno:
         raise SpecError(f"{where}: the base writes class {cls.name} on one line; nothing to add to")
     indent = text.indent_of_line(cls.body[0].lineno).decode("utf-8")
+    at = text.line_start(cls.end_lineno + 1)
+    if written is not None:
+        return _Edit(at, at, written.adding(specs, indent).encode("utf-8"))
     lines = [
         indent + line if line else line for spec in specs for line in spec.replacement.splitlines()
     ]
-    at = text.line_start(cls.end_lineno + 1)
     return _Edit(at, at, ("\n".join(lines) + "\n").encode("utf-8"))
 
 
@@ -392,7 +411,13 @@ def _same(a: Import, b: Import) -> bool:
     )
 
 
-def _add_imports(tree: ast.Module, text: _Source, needed: list[Import], spec: ModuleSpec) -> _Edit:
+def _add_imports(
+    tree: ast.Module,
+    text: _Source,
+    needed: list[Import],
+    spec: ModuleSpec,
+    written: Written | None = None,
+) -> _Edit:
     """Import what the tightened text names, unless the stub already imports it unconditionally."""
     anywhere = _bindings(_walk_branches(tree.body))
     unconditional = _bindings(tree.body)
@@ -411,6 +436,8 @@ def _add_imports(tree: ast.Module, text: _Source, needed: list[Import], spec: Mo
         if wanted not in missing:
             missing.append(wanted)
     lines = sorted(f"from {i.module} import {i.name}\n" for i in missing)
+    if written is not None:
+        lines.extend(written.imports())
     for added in spec.added:
         name = _defined_name(added)
         if name in anywhere:

@@ -8,7 +8,8 @@ from typing_extensions import LiteralString
 
 from typing_literalstring.stubspec import replaced
 
-_TypingLiteralStringConnection = TypeVar("_TypingLiteralStringConnection", bound=Connection)
+# The bound is quoted: the base is a module, where Connection is defined further down.
+_TypingLiteralStringConnection = TypeVar("_TypingLiteralStringConnection", bound="Connection")
 
 class Connection:
     async def execute(self, query: LiteralString): ...
