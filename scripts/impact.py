@@ -84,7 +84,7 @@ PROJECTS = IMPACT / "projects.toml"
 OUT = REPO / "IMPACT.md"
 TYPESHED = REPO / "docs" / "typeshed-report.md"
 PYTHON = "3.12"  # the target every checker is run for
-CHECKS = ("pyright", "mypy")  # each in the strict profile
+CHECKS = ("pyright", "mypy")  # each in the strict profile (scripts/unseen.py: the default)
 NOT_RUN = "not run: no published results (the run did not reach it)"
 
 
@@ -214,8 +214,9 @@ def logging_sites(root: Path, files: Sequence[Path]) -> list[Call]:
 
 def check(
     project: Project, root: Path, python: Path, checker: str, cache: Path,
+    profile: str = "strict",
 ) -> Run:  # fmt: skip
-    """One strict-profile run, with every SQL, shell, template and markup call's outcome."""
+    """One run in ``profile``, with every SQL, shell, template and markup call's outcome."""
     proven: list[Call] = []
     original = sink_outcomes.outcomes
 
@@ -241,7 +242,7 @@ def check(
         result: CheckResult = run_check(
             CHECKERS["mypy+plugin" if checker == "mypy" else checker],
             [root / p for p in project.packages],
-            profile="strict",
+            profile=profile,
             python_version=PYTHON,
             cache_dir=cache,
             python=str(python),
@@ -295,7 +296,9 @@ def _tool(name: str) -> str:
     return str(local) if local.is_file() else name
 
 
-def measure(project: Project, cache: Path, log: Callable[[str], None]) -> ProjectResult:
+def measure(
+    project: Project, cache: Path, log: Callable[[str], None], profile: str = "strict"
+) -> ProjectResult:
     try:
         root, python = build(project, cache)
     except BuildError as error:
@@ -307,7 +310,9 @@ def measure(project: Project, cache: Path, log: Callable[[str], None]) -> Projec
     for checker in CHECKS:
         log(f"{project.name}: {checker}")
         try:
-            result.runs.append(check(project, root, python, checker, cache / "overlays"))
+            result.runs.append(
+                check(project, root, python, checker, cache / "overlays", profile)
+            )
         except Exception as error:  # a checker that fails is reported, not fatal
             result.failed_runs[checker] = f"{type(error).__name__}: {str(error)[:300]}"
             log(f"{project.name}: {checker} failed: {error}")
@@ -316,8 +321,8 @@ def measure(project: Project, cache: Path, log: Callable[[str], None]) -> Projec
     return result
 
 
-def _measure_and_save(project: Project, cache: Path) -> ProjectResult:
-    result = measure(project, cache, _log)
+def _measure_and_save(project: Project, cache: Path, profile: str = "strict") -> ProjectResult:
+    result = measure(project, cache, _log, profile)
     saved = _result_file(cache, project)
     saved.parent.mkdir(parents=True, exist_ok=True)
     saved.write_text(json.dumps(result.to_json()), encoding="utf-8")
@@ -451,7 +456,7 @@ def _build_all(chosen: Sequence[Project], cache: Path, jobs: int) -> None:
 
 
 def _measure_all(
-    chosen: Sequence[Project], cache: Path, reuse: bool, jobs: int
+    chosen: Sequence[Project], cache: Path, reuse: bool, jobs: int, profile: str = "strict"
 ) -> dict[str, ProjectResult]:
     """Each project's result: measured now, or from the cache (``reuse``)."""
     found: dict[str, ProjectResult] = {}
@@ -466,10 +471,12 @@ def _measure_all(
         # Each project in a process of its own (the sink outcomes are recorded by patching a
         # module function, which threads would share).
         with ProcessPoolExecutor(jobs) as processes:
-            done = processes.map(_measure_and_save, to_run, [cache] * len(to_run))
+            done = processes.map(
+                _measure_and_save, to_run, [cache] * len(to_run), [profile] * len(to_run)
+            )
             found.update((r.project.name, r) for r in done)
     else:
-        found.update((p.name, _measure_and_save(p, cache)) for p in to_run)
+        found.update((p.name, _measure_and_save(p, cache, profile)) for p in to_run)
     return found
 
 
