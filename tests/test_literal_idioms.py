@@ -202,6 +202,67 @@ def test_other_compositions() -> None:
     )
 
 
+def test_a_local_list_grown_only_by_literals() -> None:
+    # buku's bukuserver: `query_list = ["SELECT ..."]`, `.append("where ...")` on a flag,
+    # then `" ".join(query_list)`.
+    _assert_marked(
+        """
+        def f(user, flag, others):
+            parts = ["SELECT tags FROM bookmarks"]
+            if flag:
+                parts.append("WHERE tags LIKE :tag")
+            parts.insert(1, "/* all */")
+            parts.extend(["GROUP BY tags", "ORDER BY tags"])
+            parts += ("LIMIT 10",)
+            parts.sort()
+            sink(" ".join(parts))
+            names = {"a"}
+            names.add("b")
+            sink(",".join(names))
+            grown = ["SELECT"]
+            grown.append(user)
+            sink(" ".join(grown))  # E: an item not literal appended
+            extended = ["SELECT"]
+            extended.extend(others)
+            sink(" ".join(extended))  # E: items of a parameter
+            inserted = ["SELECT"]
+            inserted.insert(0, user)
+            sink(" ".join(inserted))  # E
+            handed = ["SELECT"]
+            others.fill(handed)
+            sink(" ".join(handed))  # E: handed to a function that may change it
+            stored = ["SELECT"]
+            stored[0] = user
+            sink(" ".join(stored))  # E: an item assigned
+            keyworded = ["SELECT"]
+            keyworded.append(x=user)
+            sink(" ".join(keyworded))  # E: not a call this judge reads
+        """
+    )
+
+
+def test_numbers_written_in_the_source_format_to_fixed_text() -> None:
+    # huey's SqliteStorage: `'pragma synchronous=%s' % (2 if self._fsync else 0)`.
+    _assert_marked(
+        """
+        def f(flag, n, user):
+            sink("pragma synchronous=%s" % (2 if flag else 0))
+            sink("LIMIT %d OFFSET %d" % (10, -5))
+            sink(f"LIMIT {100}")
+            sink("LIMIT {} {}".format(1.5, None))
+            sink("x = %s" % (True,))
+            sink("LIMIT %d" % n)  # E: a number of the run
+            sink(f"LIMIT {n}")  # E
+            sink("LIMIT %s" % (1 if flag else user))  # E
+            sink("LIMIT {}".format(-n))  # E
+            count = 5
+            count *= n
+            sink(f"LIMIT {count}")  # E: a name is judged as text, not as a number
+            sink("a" + 1)  # E: `+` takes no number (a TypeError, not text)
+        """
+    )
+
+
 def test_scopes_follow_python() -> None:
     _assert_marked(
         """

@@ -10,7 +10,10 @@ Appendix C methods, but every checker gives up on idioms that real SQL code is f
 - text grown by ``+=`` and cut by slicing: ``query = "UPDATE t SET"; query += " a = ?,";
   query = query[:-1] + " WHERE id = ?"``;
 - a lookup in a dict display of literal strings: ``{True: "true", False: "false"}[value]``
-  (its keys and index running no code: no call, walrus or ``await``).
+  (its keys and index running no code: no call, walrus or ``await``);
+- a local list grown only by literals: ``parts = ["SELECT ..."]``, ``parts.append("WHERE
+  ...")`` on a flag, then ``" ".join(parts)``;
+- numbers written in the source, formatted: ``"pragma synchronous=%s" % (2 if fsync else 0)``.
 
 Each is provably a literal string whatever the input, so every checker's verdict on them must
 be the same: this module is the one judge, pure ``ast`` (no checker, nothing imported or run
@@ -22,12 +25,15 @@ The rules are strict.  A name is literal in fact only if *every* binding of it i
 bound from elsewhere (a parameter, ``global``, ``nonlocal``, an import, a star import).  A loop
 variable is literal when its iterable's items are, and a list or set held by a name counts only
 in a function, when nothing may change it (the name only iterated, joined, indexed, measured or
-tested with ``in``; ``names.append(user)`` or passing it to a function spoils it).  A module
-list could be changed by any importer: only a module *tuple* counts.  ``*`` repeats a literal
-string or display (the other operand is the count); ``format``, ``%`` and f-string fields need
-literal strings (an ``int`` field is not literal, as in PEP 675); ``join`` needs a literal
-separator.  Attributes, other calls and anything else are not literal in fact here: the
-caller's ``known`` may prove such a part (a checker that typed it ``LiteralString``).
+tested with ``in``, or grown by ``append``, ``add``, ``insert`` and ``extend`` of literals;
+``names.append(user)`` or passing it to a function spoils it).  A module list could be changed
+by any importer: only a module *tuple* counts.  ``*`` repeats a literal string or display (the
+other operand is the count); ``format``, ``%`` and f-string fields need literal strings or
+numbers written in the source (an ``int`` of the run is not literal, as in PEP 675; ``+`` takes
+no number); ``join`` needs a literal separator.  Attributes, other calls and anything else
+are not literal in fact here: the caller's ``known`` may prove such a part (a checker that
+typed it ``LiteralString``).  A class attribute is not judged: a subclass or an assignment in
+another module, which this judge of one module cannot see, may give it any text.
 """
 
 from __future__ import annotations
@@ -78,6 +84,18 @@ _READS = frozenset(
     )
 )
 _READING_BUILTINS = frozenset(("len", "any", "all", "min", "max", "enumerate")) | _SAME_ITEMS
+# Methods of a list or set that add items (what each argument must be: "str" a literal string,
+# "items" an iterable of them, "any" anything), and those that add none.
+_ADDING: dict[str, tuple[str, ...]] = {
+    "append": ("str",),
+    "add": ("str",),
+    "insert": ("any", "str"),
+    "extend": ("items",),
+    "update": ("items",),
+}
+_NOT_ADDING = frozenset(("sort", "reverse", "pop", "remove", "clear", "discard", "copy",
+                         "index", "count"))  # fmt: skip
+_NUMBERS = (int, float, complex)
 _MAX_DEPTH = 60
 
 
@@ -94,6 +112,8 @@ class _Judge:
         self._assumed: list[set[_NameKey]] = []
         self._depth = 0
         self.truncated = False  # a query went deeper than _MAX_DEPTH: remember nothing new
+        # Read from the whole module once, when first needed.
+        self._calls: dict[int, ast.Call] | None = None
 
     def _too_deep(self) -> bool:
         if self._depth > _MAX_DEPTH:
@@ -141,8 +161,20 @@ class _Judge:
     def _field(self, value: ast.expr) -> bool:
         if isinstance(value, ast.FormattedValue):
             spec = value.format_spec
-            return self.literal(value.value) and (spec is None or self.literal(spec))
+            return self._formatted(value.value) and (spec is None or self.literal(spec))
         return self.literal(value)
+
+    def _formatted(self, node: ast.expr) -> bool:
+        """Is the text ``node`` formats to fixed: a literal string, or a number (``True``,
+        ``None``) written in the source, chosen among such by ``if``/``else``?"""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            node = node.operand
+            return isinstance(node, ast.Constant) and isinstance(node.value, _NUMBERS)
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (str, bytes)):
+            return True  # a number, a bool, None or ...
+        if isinstance(node, ast.IfExp):
+            return self._formatted(node.body) and self._formatted(node.orelse)
+        return self.literal(node)
 
     def _operation(self, node: ast.BinOp) -> bool:
         if isinstance(node.op, ast.Add):
@@ -157,8 +189,8 @@ class _Judge:
         if isinstance(node.op, ast.Mod):
             right = node.right
             if isinstance(right, ast.Tuple):
-                return self.literal(node.left) and all(self.literal(e) for e in right.elts)
-            return self.literal(node.left) and self.literal(right)
+                return self.literal(node.left) and all(self._formatted(e) for e in right.elts)
+            return self.literal(node.left) and self._formatted(right)
         if isinstance(node.op, ast.Mult):
             # One operand is a literal string, the other its count (a second string would
             # raise TypeError: no text comes out).
@@ -208,8 +240,8 @@ class _Judge:
             )
         if func.attr == "format":
             return all(
-                not isinstance(a, ast.Starred) and self.literal(a) for a in node.args
-            ) and all(k.arg is not None and self.literal(k.value) for k in node.keywords)
+                not isinstance(a, ast.Starred) and self._formatted(a) for a in node.args
+            ) and all(k.arg is not None and self._formatted(k.value) for k in node.keywords)
         return func.attr in _METHODS and self._arguments(node, _METHODS[func.attr])
 
     def _arguments(self, node: ast.Call, rules: tuple[tuple[str, ...], dict[str, str]]) -> bool:
@@ -337,17 +369,46 @@ class _Judge:
         return False
 
     def _unchanged(self, name: ast.Name) -> bool:
-        """Whether nothing may change the list or set ``name`` holds: it lives in a function
-        and every read of it only iterates, indexes, measures or joins it."""
+        """Whether only literal strings may go into the list or set ``name`` holds: it lives
+        in a function and every read of it only iterates, indexes, measures or joins it, or
+        adds literal strings to it (``parts.append("WHERE ...")``)."""
         owner = self.index.owner(name)
         if owner is None or owner.kind not in ("function", "comprehension"):
             return False  # a module or class list: any importer may change it
         for use in self.index.uses.get(name.id, []):
             if id(use.name) in self.index.revealed:
                 continue  # only shown (`reveal_type`, check's probes)
-            if self.index.owner(use.name) is owner and not self._reads(use.parent, use.field):
+            if self.index.owner(use.name) is owner and not (
+                self._reads(use.parent, use.field) or self._adds_literals(use.parent)
+            ):
                 return False
         return True
+
+    def _adds_literals(self, parent: ast.AST) -> bool:
+        """Whether ``parent``, an attribute of the list, is a call of one of its methods that
+        adds only literal strings to it, or none."""
+        if not isinstance(parent, ast.Attribute):
+            return False
+        call = self._called(parent)
+        if call is None or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            return False
+        if parent.attr in _NOT_ADDING:
+            return True
+        rules = _ADDING.get(parent.attr)
+        if rules is None or len(call.args) != len(rules):
+            return False
+        return all(
+            rule == "any" or (self.items(a) if rule == "items" else self.literal(a))
+            for rule, a in zip(rules, call.args)
+        )
+
+    def _called(self, func: ast.expr) -> ast.Call | None:
+        """The call whose callee ``func`` is, if any."""
+        if self._calls is None:
+            self._calls = {
+                id(n.func): n for n in ast.walk(self.index.tree) if isinstance(n, ast.Call)
+            }
+        return self._calls.get(id(func))
 
     def _reads(self, parent: ast.AST, field: str) -> bool:
         if (type(parent), field) in _READS:
