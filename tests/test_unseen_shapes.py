@@ -3,6 +3,7 @@ benchmarks/unseen/), each in the shape it had there, generalised from its cause.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,81 @@ def test_a_call_spread_over_lines_is_proven_when_its_text_is_literal_in_fact(
     _, document = check_project(name, tmp_path, {"app.py": SPREAD_OVER_LINES}, capsys)
     assert {(f["line"], f["rule"]) for f in document["findings"]} == marked_rules(SPREAD_OVER_LINES)
     assert document["sink_calls"]["proven"] == 1
+
+
+# lektor 3.3.14's publisher: Command builds a dict of its own (cwd, env, stdout...) and passes
+# it as `**kwargs` to portable_popen, whose `**kwargs` go on to subprocess.Popen.  The shell
+# could come only through that dict, which never holds it: Command runs no shell.
+LOCAL_MAPPING = """\
+import subprocess
+
+
+def portable_popen(cmd, *args, **kwargs):
+    return subprocess.Popen(cmd, *args, **kwargs)
+
+
+class Command:
+    def __init__(self, argline, cwd=None, env=None, capture=True):
+        kwargs = {"cwd": cwd, "env": env}
+        if capture:
+            kwargs["stdout"] = subprocess.PIPE
+        self._cmd = portable_popen(argline, **kwargs)
+
+
+class Shell:
+    def __init__(self, argline):
+        options = {"cwd": None}
+        options["shell"] = True
+        portable_popen(argline, **options)
+
+
+def publish(target: str, path: str) -> None:
+    Command(["rsync", target, path])
+    Command(f"rsync {target} {path}")
+    portable_popen(f"ls {target}", shell=True)  # LS201
+    Shell(f"rsync {target}")  # LS201
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_mapping_of_the_functions_own_gives_no_shell_to_a_wrapper(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = check_project(name, tmp_path, {"app.py": LOCAL_MAPPING}, capsys)
+    assert {(f["line"], f["rule"]) for f in document["findings"]} == marked_rules(LOCAL_MAPPING)
+
+
+@pytest.mark.parametrize(
+    ("body", "lacks"),
+    [
+        ('options = {"cwd": cwd}\n    options["env"] = {}\n    run(cmd, **options)', True),
+        (
+            "options = dict(cwd=cwd)\n    if options.get('cwd'):\n        del options['cwd']\n"
+            "    run(cmd, **options)",
+            True,
+        ),
+        ('options = {"cwd": cwd, "shell": True}\n    run(cmd, **options)', False),
+        ('options = {"cwd": cwd}\n    options["shell"] = True\n    run(cmd, **options)', False),
+        ('options = {"cwd": cwd}\n    options[key] = True\n    run(cmd, **options)', False),
+        ('options = {"cwd": cwd}\n    options.update(extra)\n    run(cmd, **options)', False),
+        ('options = {"cwd": cwd}\n    fill(options)\n    run(cmd, **options)', False),
+        ('options = {"cwd": cwd, **extra}\n    run(cmd, **options)', False),
+        ("options = dict(extra)\n    run(cmd, **options)", False),
+        ('options = {"cwd": cwd}\n    options |= extra\n    run(cmd, **options)', False),
+        ("run(cmd, **extra)", False),  # a parameter: its caller's
+        ("run(cmd, **OPTIONS)", False),  # a module's: any importer may change it
+    ],
+)
+def test_a_mapping_of_the_functions_own_lacks_a_keyword_only_when_nothing_gives_it(
+    body: str, lacks: bool
+) -> None:
+    from typing_literalstring.analysis.wrappers import lacks_keyword
+
+    function = ast.parse(f"def f(cmd, cwd, key, extra, **more):\n    {body}\n").body[0]
+    assert isinstance(function, ast.FunctionDef)
+    call = next(
+        n
+        for n in ast.walk(function)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "run"
+    )
+    assert lacks_keyword(call, "shell", function) is lacks

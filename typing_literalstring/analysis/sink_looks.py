@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, Union
 
 from typing_literalstring.analysis import own_sinks
 from typing_literalstring.analysis.callees import imported_names
@@ -66,6 +66,7 @@ _STDLIB_SHELL = frozenset(
 _SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
 
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set)
+_Def = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 # The template sinks called on an environment, which may be one of Jinja2's sandboxes: the
 # standard fix for template injection, which inherits our tightened Environment.from_string.
@@ -238,12 +239,12 @@ def looks(
         candidates = [
             w
             for w in candidates
-            if not (w.path == path and inside is not None and w.line == inside)
+            if not (w.path == path and inside is not None and w.line == inside.lineno)
         ]
         statement = statements.get(id(call))
         revealable, bind = id(call) not in in_fstrings, id(call) not in unbound
         if not sink or isinstance(resolved, Own):
-            look = _wrapper_look(call, candidates, instrumented)
+            look = _wrapper_look(call, candidates, instrumented, inside)
             if look is not None:
                 found.append(replace(look, statement=statement, revealable=revealable, bind=bind))
             continue
@@ -373,16 +374,14 @@ def _unpacked_text(call: ast.Call, name: str) -> ast.expr | None:
     return None
 
 
-def _enclosing_functions(tree: ast.Module) -> dict[int, int]:
-    """id() of each call -> the line of the innermost function that holds it."""
-    found: dict[int, int] = {}
+def _enclosing_functions(tree: ast.Module) -> dict[int, _Def]:
+    """id() of each call -> the innermost function that holds it."""
+    found: dict[int, _Def] = {}
 
-    def visit(node: ast.AST, function: int | None) -> None:
+    def visit(node: ast.AST, function: _Def | None) -> None:
         for child in ast.iter_child_nodes(node):
             inner = (
-                child.lineno
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
-                else function
+                child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
             )
             if isinstance(child, ast.Call) and function is not None:
                 found[id(child)] = function
@@ -456,7 +455,7 @@ def class_level(tree: ast.Module) -> set[int]:
 
 
 def _wrapper_look(
-    call: ast.Call, wrappers: Sequence[Wrapper], instrumented: Instrumented
+    call: ast.Call, wrappers: Sequence[Wrapper], instrumented: Instrumented, inside: _Def | None
 ) -> Look | None:
     """A call of one of the project's own sink wrappers, with the argument it passes to the
     parameter that reaches the sink; its callee is revealed, to tell the wrapper from another
@@ -469,7 +468,7 @@ def _wrapper_look(
         for wrapper in sorted(wrappers, key=lambda w: w.method != method_call)
         if method_call or not wrapper.method
         for argument in [wrapper.argument(call)]
-        if argument is not None and wrapper.shell_given(call)
+        if argument is not None and wrapper.shell_given(call, inside)
     ]
     if not given:
         return None

@@ -101,8 +101,12 @@ class Wrapper:
             return next((k.value for k in call.keywords if k.arg == self.keyword), None)
         return None
 
-    def shell_given(self, call: ast.Call) -> bool:
-        """Whether ``call`` makes the sink a shell (always, for a wrapper without ``shell``)."""
+    def shell_given(
+        self, call: ast.Call, inside: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    ) -> bool:
+        """Whether ``call`` makes the sink a shell (always, for a wrapper without ``shell``).
+        ``inside``: the function that holds the call, where a ``**mapping`` of its own that
+        never holds the shell's keyword is seen to give none."""
         if self.shell is None:
             return True
         value = next((k.value for k in call.keywords if k.arg == self.shell), None)
@@ -110,11 +114,81 @@ class Wrapper:
             found = _positional(call.args, self.shell_position)
             value = found if isinstance(found, ast.expr) else None
         if value is None:
-            return self.shell_default or any(k.arg is None for k in call.keywords)
+            return self.shell_default or (
+                any(k.arg is None for k in call.keywords)
+                and not lacks_keyword(call, self.shell, inside)
+            )
         return not (isinstance(value, ast.Constant) and not value.value)
 
 
 Wrappers = Mapping[str, Sequence[Wrapper]]
+
+# What may be done with a mapping of the function's own without giving it a keyword: read it.
+_MAPPING_READS = frozenset(("get", "items", "keys", "values", "copy", "__contains__"))
+
+
+def lacks_keyword(
+    call: ast.Call, keyword: str, inside: ast.FunctionDef | ast.AsyncFunctionDef | None
+) -> bool:
+    """Whether every ``**mapping`` of ``call`` is a name the function ``inside`` binds only
+    to dict displays (or ``dict(...)`` calls) of string keys other than ``keyword``, and
+    otherwise only reads, unpacks or stores other constant keys in: a mapping of the
+    function's own that cannot carry ``keyword``.  Anything else (a parameter, a module
+    name, a mapping passed to a function or updated) may carry it."""
+    unpacked = [k.value for k in call.keywords if k.arg is None]
+    if not unpacked or inside is None:
+        return False
+    arguments = inside.args
+    parameters = {
+        a.arg
+        for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        + [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    }
+    parents = {
+        id(child): parent for parent in ast.walk(inside) for child in ast.iter_child_nodes(parent)
+    }
+    for mapping in unpacked:
+        if not isinstance(mapping, ast.Name) or mapping.id in parameters:
+            return False
+        uses = [n for n in ast.walk(inside) if isinstance(n, ast.Name) and n.id == mapping.id]
+        if not any(isinstance(n.ctx, ast.Store) for n in uses):
+            return False  # bound elsewhere: a module's or an enclosing function's
+        for use in uses:
+            if not _keeps_out(use, parents.get(id(use)), keyword, parents):
+                return False
+    return all(not isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(inside))
+
+
+def _keeps_out(
+    use: ast.Name, parent: ast.AST | None, keyword: str, parents: dict[int, ast.AST]
+) -> bool:
+    """Whether this use of the mapping's name cannot give it ``keyword``."""
+
+    def other_key(key: ast.expr | None) -> bool:
+        return isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value != keyword
+
+    if isinstance(use.ctx, ast.Store):
+        if not (isinstance(parent, ast.Assign) and parent.targets == [use]):
+            return False
+        value = parent.value
+        if isinstance(value, ast.Dict):
+            return all(other_key(k) for k in value.keys)
+        return (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "dict"
+            and not value.args
+            and all(k.arg is not None and k.arg != keyword for k in value.keywords)
+        )
+    if isinstance(use.ctx, ast.Del):
+        return True
+    if isinstance(parent, ast.keyword):
+        return parent.arg is None  # unpacked into a call
+    if isinstance(parent, ast.Subscript) and parent.value is use:
+        return isinstance(parent.ctx, (ast.Load, ast.Del)) or other_key(parent.slice)
+    if isinstance(parent, ast.Attribute) and parent.attr in _MAPPING_READS:
+        return isinstance(parents.get(id(parent)), ast.Call)
+    return False
 
 
 def _positional(arguments: Sequence[ast.expr], position: int) -> ast.expr | tuple[str, int] | None:
@@ -349,8 +423,14 @@ def _wrappers_of(function: _Function, known: Wrappers) -> Iterator[Wrapper]:
                         shell = shell_param
                         shell_position = position.get(shell_param)
                         shell_default = bool(defaults.get(shell_param, False))
-            elif target.shell_name is not None and kwarg is not None:
-                shell, shell_default = target.shell_name, target.shell_default
+            elif target.shell_name is not None:
+                if lacks_keyword(call, target.shell_name, node):
+                    # The shell could come only through a `**mapping` the function builds
+                    # itself and never gives that keyword (lektor's Command builds cwd, env
+                    # and stdout for `portable_popen(argline, **kwargs)`): no shell.
+                    continue
+                if kwarg is not None:
+                    shell, shell_default = target.shell_name, target.shell_default
             argument = target.argument
             reached: list[tuple[str, int | None, str | None]] = []
             if isinstance(argument, tuple):
