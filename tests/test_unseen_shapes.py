@@ -127,3 +127,46 @@ def test_a_mapping_of_the_functions_own_lacks_a_keyword_only_when_nothing_gives_
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "run"
     )
     assert lacks_keyword(call, "shell", function) is lacks
+
+
+# huey 2.5.3's tests: `huey2 = MemoryHuey(...)`, a class of the project, then
+# `huey2.execute(huey2.dequeue())`, which runs a task: a method of the project found on the
+# class the name was bound to, not an SQL sink by its name.
+INSTANCE_OF_THE_PROJECT = """\
+import sqlite3
+
+
+class Queue:
+    def execute(self, task, timestamp=None):
+        return task
+
+
+class MemoryQueue(Queue):
+    pass
+
+
+class Connection(sqlite3.Connection):
+    pass
+
+
+def run(path, task) -> None:
+    queue = MemoryQueue()
+    queue.execute(task)
+    conn = sqlite3.connect(path)
+    conn.execute(task)  # LS903
+    twice = MemoryQueue()
+    twice = sqlite3.connect(path)
+    twice.execute(task)  # LS903
+    derived = Connection(path)
+    derived.execute(task)  # LS903
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_a_method_of_a_project_class_bound_to_a_name_is_no_sink(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = check_project(name, tmp_path, {"app.py": INSTANCE_OF_THE_PROJECT}, capsys)
+    assert {(f["line"], f["rule"]) for f in document["findings"]} == marked_rules(
+        INSTANCE_OF_THE_PROJECT
+    )

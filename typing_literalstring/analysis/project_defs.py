@@ -28,6 +28,7 @@ Nothing is imported or run: the modules are only read and parsed.
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Hashable, Iterable, Sequence, Union
@@ -210,7 +211,45 @@ class Callees:
         if head in ("self", "cls"):
             return self._held_by_the_instance(func, stack)
         found = self._name(self._module, head, stack, 0)
+        if found is None and len(rest) == 1:
+            return self._method_of_an_instance(head, rest[0], stack)
         return self._attributes(found, rest, 0)
+
+    def _method_of_an_instance(self, name: str, method: str, stack: Sequence[ast.AST]) -> Resolved:
+        """``huey.execute(...)`` where the function (or the module) binds ``huey`` once, to
+        ``MemoryHuey(...)``, a class of the project: the method Python finds on that class,
+        as for ``self.m()``.  Undecided when the name is a parameter, bound more than once or
+        declared global or nonlocal, when the class may be a sink's subclass (``of``), or when
+        the project assigns such an attribute on some object (the instance's own would come
+        first)."""
+        scope: ast.Module | ast.FunctionDef | ast.AsyncFunctionDef = next(
+            (s for s in reversed(stack) if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))),
+            self._module.tree,
+        )
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in parameters(scope):
+            return None
+        bound = list(bindings(scope, name))
+        if len(bound) != 1:
+            return None
+        assignment = bound[0]
+        if not (
+            isinstance(assignment, ast.Assign)
+            and len(assignment.targets) == 1
+            and isinstance(assignment.targets[0], ast.Name)
+            and isinstance(assignment.value, ast.Call)
+        ):
+            return None
+        cls = self.of(assignment.value)
+        if not isinstance(cls, Own) or not isinstance(cls.node, ast.ClassDef):
+            return None
+        module = self._defining(cls.path)
+        if (
+            module is None
+            or _declared_elsewhere(scope, name)
+            or any({method, "*"} & _stored_attributes(m.tree) for m in (self._module, module))
+        ):
+            return None
+        return self._member(module, cls.node, method, 0)
 
     def _held_by_the_instance(self, func: ast.expr, stack: Sequence[ast.AST]) -> Resolved:
         """``self.cache[name].execute(...)``: a method of an object the instance holds, which
@@ -520,3 +559,35 @@ def _enclosing_class(stack: Sequence[ast.AST]) -> ast.ClassDef | None:
 
 
 __all__ = ["Callees", "Foreign", "Own", "Project", "Resolved"]
+
+
+def _declared_elsewhere(scope: ast.AST, name: str) -> bool:
+    """Whether ``name`` is declared global or nonlocal in ``scope``, or bound by ``:=`` there
+    (a binding no statement shows)."""
+    return any(
+        (isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names)
+        or (isinstance(n, ast.NamedExpr) and n.target.id == name)
+        for n in ast.walk(scope)
+    )
+
+
+_STORED: weakref.WeakKeyDictionary[ast.Module, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def _stored_attributes(tree: ast.Module) -> frozenset[str]:
+    """The attributes the module stores on some object, ``x.name = ...`` (an instance's own
+    value comes before its class's method): every name ("*" too) where it calls setattr."""
+    found = _STORED.get(tree)
+    if found is None:
+        names = {
+            n.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del))
+        }
+        if any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr"
+            for n in ast.walk(tree)
+        ):
+            names.add("*")
+        found = _STORED[tree] = frozenset(names)
+    return found
