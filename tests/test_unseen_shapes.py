@@ -117,7 +117,7 @@ def test_a_mapping_of_the_functions_own_gives_no_shell_to_a_wrapper(
 def test_a_mapping_of_the_functions_own_lacks_a_keyword_only_when_nothing_gives_it(
     body: str, lacks: bool
 ) -> None:
-    from typing_literalstring.analysis.wrappers import lacks_keyword
+    from typing_literalstring.analysis.wrapper_calls import lacks_keyword
 
     function = ast.parse(f"def f(cmd, cwd, key, extra, **more):\n    {body}\n").body[0]
     assert isinstance(function, ast.FunctionDef)

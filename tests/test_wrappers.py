@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.checking import check_project, found_rules, marked_rules
-from typing_literalstring.analysis import wrappers
+from typing_literalstring.analysis import wrapper_calls, wrappers
 from typing_literalstring.checkers import COMMAND_CHECKERS
 from typing_literalstring.commands import EXIT_FINDINGS
 
@@ -241,7 +241,7 @@ def test_without_the_wrapper_inference_the_callers_pass(
     """The findings at the callers come from the inference alone: without it, the check of the
     same files reports none of them."""
 
-    def nothing(modules: object, project: object = None) -> dict[str, list[wrappers.Wrapper]]:
+    def nothing(modules: object, project: object = None) -> dict[str, list[wrapper_calls.Wrapper]]:
         return {}
 
     monkeypatch.setattr(wrappers, "infer", nothing)

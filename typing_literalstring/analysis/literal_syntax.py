@@ -20,7 +20,7 @@ from typing_literalstring.analysis.unverified import (
     composition_parts,
     is_any,
 )
-from typing_literalstring.analysis.wrappers import imports_a_sandbox
+from typing_literalstring.analysis.wrapper_functions import imports_a_sandbox
 from typing_literalstring.specs import argv_lists
 from typing_literalstring.specs.sinks import MARKUP, callee_name
 

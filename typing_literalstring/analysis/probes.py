@@ -23,7 +23,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Iterable, Sequence
 
-from typing_literalstring.analysis import callees, project_defs, sink_looks, unverified, wrappers
+from typing_literalstring.analysis import (
+    callees,
+    project_defs,
+    sink_looks,
+    unverified,
+    wrapper_calls,
+    wrappers,
+)
 from typing_literalstring.analysis.parsed import Parsed, parse_all
 from typing_literalstring.analysis.runs import Runs, inside
 from typing_literalstring.checkers import Checker, Diagnostic
@@ -88,7 +95,7 @@ def may_need_probes(text: str) -> bool:
 
 def with_wrappers(
     paths: Iterable[Path], roots: Sequence[Path]
-) -> tuple[dict[str, Parsed], wrappers.Wrappers, project_defs.Project]:
+) -> tuple[dict[str, Parsed], wrapper_calls.Wrappers, project_defs.Project]:
     """The files that need probes, parsed, and the project's own sink wrappers
     (``wrappers``): defined where a sink is called, then in the files that call a wrapper,
     whose calls of them need probes too, until no file calls a new one.  And the project's
@@ -109,7 +116,7 @@ def with_wrappers(
         more = [
             p
             for p, text in texts.items()
-            if str(p.resolve()) not in parsed and wrappers.calling(text, names)
+            if str(p.resolve()) not in parsed and wrapper_calls.calling(text, names)
         ]
         if not more:
             break
@@ -135,7 +142,7 @@ def probed_copy(
     tree: ast.Module,
     checker: Checker,
     probe: Probe,
-    wrapping: wrappers.Wrappers | None = None,
+    wrapping: wrapper_calls.Wrappers | None = None,
     project: project_defs.Project | None = None,
     profile: str = "default",
     original: str | None = None,
@@ -231,7 +238,7 @@ def instrumented(
     parsed: dict[str, Parsed],
     checker: Checker,
     probe: Probe,
-    wrapping: wrappers.Wrappers | None = None,
+    wrapping: wrapper_calls.Wrappers | None = None,
     project: project_defs.Project | None = None,
     profile: str = "default",
 ) -> dict[str, ProbedCopy]:
@@ -242,7 +249,7 @@ def instrumented(
         if (
             entry.read is not None
             and not may_need_probes(entry.read.text)
-            and not wrappers.calling(entry.read.text, wrapping or {})
+            and not wrapper_calls.calling(entry.read.text, wrapping or {})
         ):
             continue
         newer = entry.read is not None and entry.read.needs is not None

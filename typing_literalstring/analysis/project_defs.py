@@ -78,7 +78,7 @@ class Own:
     path: str  # resolved, as the wrapper inference names its files
     node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
     # The class the call dispatches on (``self.m()`` in its methods): an override of the
-    # method in its direct subclasses may be the callee too (``wrappers.is_defined_by``).
+    # method in its direct subclasses may be the callee too (``wrapper_calls.is_defined_by``).
     # "" when only this definition may be: ``super().m()``, ``Klass.m()``, a function.
     owner: str = ""
     defined_in: str = ""  # the class the method is defined in

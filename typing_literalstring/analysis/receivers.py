@@ -13,7 +13,7 @@ from typing_literalstring.analysis.callees import imported_names
 from typing_literalstring.analysis.own_sinks import tightened_parameters
 from typing_literalstring.analysis.sink_looks import Look
 from typing_literalstring.analysis.unverified import Instrumented, is_any, members
-from typing_literalstring.analysis.wrappers import Wrapper
+from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.specs.sinks import callee_name
 
 # A revealed type's members that may hold text: str and its literal forms, and what the checker

@@ -30,7 +30,7 @@ from typing_literalstring.analysis.unverified import (
     origin_nodes,
     same_expression,
 )
-from typing_literalstring.analysis.wrappers import (
+from typing_literalstring.analysis.wrapper_calls import (
     FAMILIES,
     TEXT_KEYWORDS,
     Wrapper,

@@ -56,7 +56,7 @@ from typing_literalstring.analysis.sink_findings import (
 )
 from typing_literalstring.analysis.sink_looks import Look
 from typing_literalstring.analysis.unverified import Instrumented, binding_of
-from typing_literalstring.analysis.wrappers import Wrapper
+from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import Judgement
 from typing_literalstring.core.literal_idioms import literal_in_fact

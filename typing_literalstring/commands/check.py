@@ -42,7 +42,7 @@ from typing_literalstring.analysis.parsed import Parsed, parse_all, refuse_chang
 from typing_literalstring.analysis.report_any import unverified_findings
 from typing_literalstring.analysis.runs import Runs, errors_in
 from typing_literalstring.analysis.stub_errors import judge, refuse_plugin_failures
-from typing_literalstring.analysis.wrappers import Wrapper
+from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.checkers import (
     COMMAND_CHECKERS,
     Checker,

@@ -16,7 +16,7 @@ from typing import Dict, List, Sequence, Tuple
 from typing_literalstring.analysis import probes
 from typing_literalstring.analysis.findings import CheckResult, Finding
 from typing_literalstring.analysis.statements import all_nodes
-from typing_literalstring.analysis.wrappers import Wrapper
+from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.commands.server.conversion import Texts, node_place
 from typing_literalstring.commands.server.messages import Related
 from typing_literalstring.core.project import search_paths
