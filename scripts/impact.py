@@ -310,9 +310,7 @@ def measure(
     for checker in CHECKS:
         log(f"{project.name}: {checker}")
         try:
-            result.runs.append(
-                check(project, root, python, checker, cache / "overlays", profile)
-            )
+            result.runs.append(check(project, root, python, checker, cache / "overlays", profile))
         except Exception as error:  # a checker that fails is reported, not fatal
             result.failed_runs[checker] = f"{type(error).__name__}: {str(error)[:300]}"
             log(f"{project.name}: {checker} failed: {error}")

@@ -32,7 +32,13 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(REPO))
 
-from scripts.impact import NOT_RUN, _measure_all, _root, load_projects  # noqa: E402
+# impact.py's own pipeline, private there, measures these projects the same way.
+from scripts.impact import (  # noqa: E402
+    NOT_RUN,
+    _measure_all,  # pyright: ignore[reportPrivateUsage]
+    _root,  # pyright: ignore[reportPrivateUsage]
+    load_projects,
+)
 from scripts.impact_assess import UNLABELLED, Assessment, assess  # noqa: E402
 from scripts.impact_labels import MISTAKES, load_labels  # noqa: E402
 from scripts.impact_listing import cell  # noqa: E402
@@ -125,8 +131,9 @@ def _every_flow(results: Sequence[ProjectResult], assessed: Assessment) -> list[
     for r in results:
         for found in assessed.flows(r.distinct()):
             label = assessed.label(found)
-            by = [c for c, _ in CHECKERS_SHOWN if any(
-                g.key == found.key for g in (r.run(c).findings if r.run(c) else []))]  # fmt: skip
+            runs = [(c, r.run(c)) for c, _ in CHECKERS_SHOWN]
+            by = [c for c, run in runs
+                  if run is not None and any(g.key == found.key for g in run.findings)]  # fmt: skip
             verdict = label.verdict if label is not None else UNLABELLED
             what = (label.idiom or label.harm or label.kind) if label is not None else ""
             lines.append(f"| {r.project.name} | `{found.file}:{found.number}` | {found.rule} "
