@@ -57,6 +57,7 @@ from typing_literalstring.analysis.sink_findings import (
 from typing_literalstring.analysis.sink_looks import Look
 from typing_literalstring.analysis.unverified import Instrumented, binding_of
 from typing_literalstring.analysis.wrapper_calls import Wrapper
+from typing_literalstring.analysis.wrapper_flows import annotation_hint, through_chain
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import Judgement
 from typing_literalstring.core.literal_idioms import literal_in_fact
@@ -436,28 +437,6 @@ def _leaf_parameters(
     return frozenset(found) if found else None
 
 
-def one_finding_per_flow(
-    findings: list[Finding],
-    judged: Sequence[Wrapper],
-    parameters: dict[tuple[str, int, int], frozenset[str] | None],
-) -> list[Finding]:
-    """The findings without a wrapper's inner call whose text comes only from the wrapper's
-    parameters, where the wrapper's callers were judged: each caller's outcome carries that
-    flow (its finding names the parameter to annotate), and one flow is one finding.  A
-    wrapper no call of the project reaches keeps its inner finding."""
-    reached: dict[tuple[str, int, int], set[str]] = {}
-    for wrapper in judged:
-        reached.setdefault((wrapper.path, *wrapper.site), set()).add(wrapper.parameter)
-    kept: list[Finding] = []
-    for finding in findings:
-        place = (finding.path, finding.line, finding.column)
-        leaves = parameters.get(place)
-        if leaves is not None and place in reached and leaves <= reached[place]:
-            continue
-        kept.append(finding)
-    return kept
-
-
 def _evidence_finding(path: str, look: Look, instrumented: Instrumented, receiver: str) -> Finding:
     """A finding of the sink's family: the judge says its text is no literal string."""
     data, offsets = instrumented.encoded
@@ -499,53 +478,11 @@ def _wrapper_finding(out: Outcomes, path: str, look: Look, instrumented: Instrum
 
 def _through(out: Outcomes, wrapper: Wrapper) -> Callable[[Finding], Finding]:
     def made(finding: Finding) -> Finding:
-        found = replace(finding, hint=_annotate(wrapper), through=_via(wrapper))
+        found = replace(finding, hint=annotation_hint(wrapper), through=through_chain(wrapper))
         out.through.append((found, wrapper))
         return found
 
     return made
 
 
-def _via(wrapper: Wrapper) -> tuple[str, ...]:
-    return (*wrapper.chain[:-1], f"{wrapper.chain[-1]} ({wrapper.sink})")
-
-
-def _annotate(wrapper: Wrapper) -> str:
-    if wrapper.parameter.startswith("*"):
-        return f"Or give `{wrapper.name}` ({wrapper.where}) a parameter annotated LiteralString."
-    return (
-        f"Or annotate `{wrapper.parameter}` of `{wrapper.name}` ({wrapper.where}) with "
-        "LiteralString: the checker then judges each of its callers."
-    )
-
-
-def drop_validated_wrappers(
-    findings: list[Finding],
-    through: Sequence[tuple[Finding, Wrapper]],
-    proven: set[tuple[str, int, int]],
-) -> tuple[list[Finding], int]:
-    """The findings without those made at calls of a wrapper whose own call to the sink (or
-    to the next wrapper) the run proved literal: the function checked its parameter against
-    literals first (``if column not in VALID_COLUMNS: raise``, which pyright narrows), so
-    nothing its callers pass reaches the sink unchecked.  Such a call is proven in turn, for
-    the wrappers of that wrapper.  And how many calls that proves."""
-    proven = set(proven)
-    dropped: set[int] = set()
-    changed = True
-    while changed:
-        changed = False
-        for finding, wrapper in through:
-            if id(finding) not in dropped and (wrapper.path, *wrapper.site) in proven:
-                dropped.add(id(finding))
-                proven.add((finding.path, finding.line, finding.column))
-                changed = True
-    return [f for f in findings if id(f) not in dropped], len(dropped)
-
-
-__all__ = [
-    "Outcomes",
-    "drop_validated_wrappers",
-    "one_finding_per_flow",
-    "outcomes",
-    "untyped_functions",
-]
+__all__ = ["Outcomes", "outcomes", "untyped_functions"]

@@ -29,7 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from typing_literalstring.analysis import probes, sink_outcomes
+from typing_literalstring.analysis import probes, sink_outcomes, wrapper_flows
 from typing_literalstring.analysis.classify import Stdlib, classify, finish_findings
 from typing_literalstring.analysis.findings import (
     CheckResult,
@@ -307,10 +307,10 @@ def _sink_outcomes(
         parameters.update({(path, *at): p for at, p in out.parameters.items()})
     # A wrapper whose own call is proven literal checked its parameter: its callers' calls are
     # proven too.
-    added, validated = sink_outcomes.drop_validated_wrappers(added, through, proven)
+    added, validated = wrapper_flows.drop_validated_wrappers(added, through, proven)
     result.proven += validated
     # One flow, one finding: a wrapper's inner call whose callers are judged is theirs.
-    added = sink_outcomes.one_finding_per_flow(added, reached, parameters)
+    added = wrapper_flows.one_finding_per_flow(added, reached, parameters)
     result.findings = sorted_findings(result.findings + added)
     return {(f.path, f.line) for f in added}
 
