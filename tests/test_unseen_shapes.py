@@ -159,6 +159,11 @@ def run(path, task) -> None:
     twice.execute(task)  # LS903
     derived = Connection(path)
     derived.execute(task)  # LS903
+    caught = MemoryQueue()
+    try:
+        pass
+    except OSError as caught:
+        caught.execute(task)  # LS903
 """
 
 

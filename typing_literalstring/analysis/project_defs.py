@@ -561,12 +561,18 @@ def _enclosing_class(stack: Sequence[ast.AST]) -> ast.ClassDef | None:
 __all__ = ["Callees", "Foreign", "Own", "Project", "Resolved"]
 
 
+# Nodes that bind a name of theirs (``except E as name``, ``case Point() as name``).
+_NAMING = ("ExceptHandler", "MatchAs", "MatchStar")
+
+
 def _declared_elsewhere(scope: ast.AST, name: str) -> bool:
-    """Whether ``name`` is declared global or nonlocal in ``scope``, or bound by ``:=`` there
-    (a binding no statement shows)."""
+    """Whether ``name`` is declared global or nonlocal in ``scope``, or bound there in a way
+    no assignment statement shows (``:=``, ``except ... as``, a ``case`` capture)."""
     return any(
         (isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names)
         or (isinstance(n, ast.NamedExpr) and n.target.id == name)
+        or (type(n).__name__ in _NAMING and getattr(n, "name", None) == name)
+        or (type(n).__name__ == "MatchMapping" and getattr(n, "rest", None) == name)
         for n in ast.walk(scope)
     )
 
