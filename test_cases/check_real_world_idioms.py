@@ -224,10 +224,10 @@ def empty_list_then_appends(user: str, optional: bool) -> None:
     sink(" AND ".join(mixed))  # E?: pyright joins list[Unknown] to LiteralString whatever was appended; the mypy plugin judges each appended item
     declared: List[str] = []
     declared.append("name = ?")
-    sink(" AND ".join(declared))  # E
+    sink(" AND ".join(declared))  # E?: pyright types it list[str]; only literals go in, which the mypy plugin's judge proves (literal in fact)
     filled = ["name = ?"]
     filled.append("age > ?")
-    sink(" AND ".join(filled))  # E
+    sink(" AND ".join(filled))  # E?: the same: typed list[str], literal in fact (buku's query_list)
 
 
 # A dict of literal strings, looked up by a str key: its values are str (pyright infers
