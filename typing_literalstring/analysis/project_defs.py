@@ -174,6 +174,8 @@ class Callees:
         self._project = project
         self._module = module
         self._stacks: dict[int, tuple[ast.AST, ...]] | None = None
+        # (id of a scope, a name) -> its bindings there, for the calls of a method on it.
+        self._bound: dict[tuple[int, str], list[ast.AST | From]] = {}
 
     def of(self, call: ast.Call) -> Resolved:
         """The project's definition ``call`` names, another package's function, or None when
@@ -228,7 +230,10 @@ class Callees:
         )
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in parameters(scope):
             return None
-        bound = list(bindings(scope, name))
+        key = (id(scope), name)
+        if key not in self._bound:
+            self._bound[key] = list(bindings(scope, name))
+        bound = self._bound[key]
         if len(bound) != 1:
             return None
         assignment = bound[0]
