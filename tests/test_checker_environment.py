@@ -77,7 +77,9 @@ def test_the_findings_do_not_depend_on_language_or_colour(
 ) -> None:
     installed_checker(name)
     expected = _clean(name, cache_dir, capsys)
-    assert len(expected[1]) == 9  # the README's example: one injection of each kind
+    # The README's example: its 9 sink calls give 6 findings (2 SQL, 1 logging, 3 shell), a
+    # wrapper's inner call being reported at the calls of main() that reach it.
+    assert len(expected[1]) == 6
     for variable, value in (LANGUAGES if group == "languages" else COLOURS).items():
         monkeypatch.setenv(variable, value)
     assert _check(name, cache_dir, capsys) == expected
