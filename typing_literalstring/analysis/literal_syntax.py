@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 import re
 
-from typing_literalstring.analysis.sink_looks import Look, is_composition
+from typing_literalstring.analysis.sink_looks import Look
+from typing_literalstring.analysis.sink_texts import is_composition
 from typing_literalstring.analysis.unverified import (
     Instrumented,
     binding_of,
