@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from typing_literalstring.analysis import (
+    any_copies,
     callees,
     own_sinks,
     reveal,
@@ -72,7 +73,7 @@ def unverified_findings(
     runs = replace(runs, incremental=None)
     # 1. Reveal every part, and what tells where an Any comes from.
     mirror = runs.workdir / "any-reveal"
-    texts = {Path(n): unverified.reveal_copy(found, n) for n, found in analysed.items()}
+    texts = {Path(n): any_copies.reveal_copy(found, n) for n, found in analysed.items()}
     copies = reveal.build_mirror(root, texts, mirror)
     result = runs.run(copies, "any-reveal-run", search_paths(mirror), overlay)
     notes: dict[str, list[str]] = {}

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import ast
 
-from typing_literalstring.analysis.unverified import Instrumented, binding_of
+from typing_literalstring.analysis.scoped_bindings import binding_of
+from typing_literalstring.analysis.unverified import Instrumented
 from typing_literalstring.analysis.wrappers import TEXT_KEYWORDS
 from typing_literalstring.specs.sinks import SUBPROCESS_FUNCTIONS
 
