@@ -30,12 +30,17 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Hashable, Iterable, Sequence, Union
+from typing import Hashable, Iterable, Sequence
 
 from typing_literalstring.analysis import class_mro
 from typing_literalstring.analysis.bindings import From, assigns, bindings, parameters, stars
+from typing_literalstring.analysis.callee_kinds import PROVIDERS, SINK_PACKAGES
+
+# Own, Foreign and Resolved are also imported from here by wrappers.
+from typing_literalstring.analysis.callee_kinds import Foreign as Foreign
+from typing_literalstring.analysis.callee_kinds import Own as Own
+from typing_literalstring.analysis.callee_kinds import Resolved as Resolved
 from typing_literalstring.analysis.callees import dotted_name
-from typing_literalstring.analysis.own_sinks import tightened_parameters
 from typing_literalstring.analysis.statements import all_statements, imported_packages
 from typing_literalstring.core.project import module_name
 from typing_literalstring.specs.sinks import SINK_NAMES
@@ -44,59 +49,6 @@ from typing_literalstring.specs.sinks import SINK_NAMES
 _DEPTH = 6
 # How many project classes deep a method resolution order is followed.
 _ORDER_DEPTH = 60
-# The packages that provide a family's sinks, the drivers of SQL among them: a module that
-# imports none may still call one on an object it is given, but not on one its own instances
-# hold where it defines a method of that name (``Callees._held_by_the_instance``).
-_SQL_DRIVERS = """sqlite3 psycopg2 psycopg pymysql MySQLdb mysql aiosqlite asyncpg sqlalchemy
-django peewee pony databases duckdb pyodbc oracledb cx_Oracle pymssql aiomysql aiopg sqlmodel
-sqlite_utils records dataset tortoise clickhouse_driver trino"""
-_PROVIDERS = {
-    "SQL": frozenset(_SQL_DRIVERS.split()),
-    "shell": frozenset(("subprocess", "os", "asyncio", "paramiko", "invoke", "fabric")),
-    "template": frozenset(("jinja2", "django", "flask", "mako", "tornado")),
-    "markup": frozenset(("markupsafe", "django", "flask", "jinja2")),
-}
-# The packages whose functions are our sinks, or hold them (psycopg 3 types its own with
-# LiteralString; MySQL Connector's cursors are "a driver's cursor"): a callee imported from
-# one of them is judged as a sink, never as another package's function of that name.
-SINK_PACKAGES = frozenset(
-    (
-        *(t.module.split(".")[0] for t in tightened_parameters()),
-        *(api.split()[0].split(".")[0] for _, api in SINK_NAMES.values()),
-        "psycopg",
-        "mysql",
-        "posix",
-    )
-)
-
-
-@dataclass(frozen=True)
-class Own:
-    """A definition in a checked file: a function, or a class (called, its constructor)."""
-
-    path: str  # resolved, as the wrapper inference names its files
-    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-    # The class the call dispatches on (``self.m()`` in its methods): an override of the
-    # method in its direct subclasses may be the callee too (``wrappers.is_defined_by``).
-    # "" when only this definition may be: ``super().m()``, ``Klass.m()``, a function.
-    owner: str = ""
-    defined_in: str = ""  # the class the method is defined in
-
-    def holds(self, path: str, line: int) -> bool:
-        """Whether a function defined at ``path``:``line`` is this definition (or, for a
-        class, one of its methods: its ``__init__``)."""
-        last = self.node.end_lineno or self.node.lineno
-        return path == self.path and self.node.lineno <= line <= last
-
-
-@dataclass(frozen=True)
-class Foreign:
-    """A callee reached through an import of another package than the project's."""
-
-    package: str
-
-
-Resolved = Union[Own, Foreign, None]
 
 
 @dataclass(frozen=True)
@@ -227,7 +179,7 @@ class Callees:
         ):
             return None
         family = SINK_NAMES[name][0].family if name in SINK_NAMES else ""
-        if imported_packages(self._module.tree) & _PROVIDERS.get(family, SINK_PACKAGES):
+        if imported_packages(self._module.tree) & PROVIDERS.get(family, SINK_PACKAGES):
             return None
         defined = [
             Own(self._module.path, item, node.name, node.name)

@@ -15,8 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from typing_literalstring.analysis import own_sinks
+from typing_literalstring.analysis.callee_kinds import Foreign, Own
 from typing_literalstring.analysis.callees import imported_names
-from typing_literalstring.analysis.project_defs import Callees, Foreign, Own
+from typing_literalstring.analysis.project_defs import Callees
 from typing_literalstring.analysis.sink_texts import (
     composed_in_view,
     literal_pieces,
@@ -80,7 +81,7 @@ class Look:
     # a LiteralString, never judged by its name (a DB-API `cursor.fetchmany(count)`).
     weak: bool = False
     # Reached through an import of another package than the project's or a sink's
-    # (``project_defs.Foreign``: tblib's ``Traceback.from_string``): a sink only where the
+    # (``callee_kinds.Foreign``: tblib's ``Traceback.from_string``): a sink only where the
     # checker reveals a LiteralString parameter, never a finding by its name.
     foreign: str = ""
     # Asked where it stands, not after the call: a shell script in an argument list, which
