@@ -18,9 +18,10 @@ from typing_literalstring.analysis import (
     unverified,
     unverified_refusals,
 )
-from typing_literalstring.analysis.classify import callee_hint, third_party_api
+from typing_literalstring.analysis.classify import third_party_api
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
+    callee_hint,
     callee_in,
     expected_type,
     is_about_literal_string,
