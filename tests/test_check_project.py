@@ -33,7 +33,7 @@ from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERR
 from typing_literalstring.commands.check import run_check
 from typing_literalstring.commands.cli import main
 from typing_literalstring.core.errors import CheckerFailedError
-from typing_literalstring.report import output
+from typing_literalstring.report import notices
 
 REPORTS = """\
 from typing_extensions import LiteralString
@@ -631,7 +631,7 @@ def test_modules_installed_without_types_are_told_apart_from_missing_ones(tmp_pa
     result = CheckResult("mypy+plugin", "2.4.1", "default", tmp_path)
     result.unresolved = ["yaml", "asgi_csrf"]
     result.untyped = ["asgi_csrf"]
-    notice = output.unresolved_notice(result)
+    notice = notices.unresolved_notice(result)
     assert notice is not None
     missing, untyped = notice.split(" 1 imported module installed without types ")
     assert "(yaml)" in missing
@@ -639,7 +639,7 @@ def test_modules_installed_without_types_are_told_apart_from_missing_ones(tmp_pa
     assert untyped.startswith("(asgi_csrf)")
     assert "--report-any" in untyped
     result.unresolved = ["asgi_csrf"]
-    notice = output.unresolved_notice(result)
+    notice = notices.unresolved_notice(result)
     assert notice is not None
     assert "Install the project's dependencies" not in notice
     diagnostic = Diagnostic(

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.checking import check_project, marked_rules
-from typing_literalstring.analysis.project_defs import Foreign, Own, Project, Resolved
+from typing_literalstring.analysis.callee_kinds import Foreign, Own, Resolved
+from typing_literalstring.analysis.project_defs import Project
 
 
 def _resolve(tmp_path: Path, files: dict[str, str], where: str, line: int) -> Resolved:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring.analysis import callees, unverified, unverified_refusals
+from typing_literalstring.analysis import any_copies, callees, unverified, unverified_refusals
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS, Diagnostic
 from typing_literalstring.commands import EXIT_FINDINGS
 from typing_literalstring.commands.cli import main
@@ -177,7 +177,7 @@ def test_copies_keep_every_line_and_parse() -> None:
     is a call's only argument gets its probe inside the call's parentheses."""
     tree = ast.parse(SOURCE)
     found = unverified.analyse(SOURCE, tree)
-    revealed = unverified.reveal_copy(found)
+    revealed = any_copies.reveal_copy(found)
     assert len(revealed.splitlines()) == len(SOURCE.splitlines())
     ast.parse(revealed)
     assert "dict(reveal_type(((k for k in d), " in revealed

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from typing_literalstring.analysis import probes, sink_looks, unverified
+from typing_literalstring.analysis import probes, sink_looks, sink_texts, unverified
 from typing_literalstring.checkers import CHECKERS, COMMAND_CHECKERS
 from typing_literalstring.checkers.asking import JUDGED, Probe
 from typing_literalstring.commands import EXIT_FINDINGS
@@ -266,7 +266,7 @@ def test_which_calls_are_sink_calls(code: str, counted: bool) -> None:
 )
 def test_is_composition(code: str, built: bool) -> None:
     expr = ast.parse(code, mode="eval").body
-    assert sink_looks.is_composition(expr) is built
+    assert sink_texts.is_composition(expr) is built
 
 
 # Shapes from the held-out CVEs and real projects (benchmarks/cves, litecli 1.17.1,

@@ -4,7 +4,7 @@ fingerprint covers besides the call's own statement.
 A baseline entry matched the call's statement alone, so a baselined ``conn.execute(query)``
 stayed accepted when the line that builds ``query`` turned into an injection.  The fingerprint
 now covers the flow too: the assignments, in the call's own function, of the names its text
-argument uses, found as the sink outcomes find them (``unverified.binding_of``: the last
+argument uses, found as the sink outcomes find them (``scoped_bindings.binding_of``: the last
 assignment on an earlier line), and the augmented assignments of those names between that
 assignment and the use (``query += f" WHERE {user}"``); transitively, through the names those
 use.  Only the code of these statements counts, never their lines: moved code keeps the match.
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 
+from typing_literalstring.analysis.scoped_bindings import Scope, binding_of, scopes_at
 from typing_literalstring.analysis.statements import all_statements
-from typing_literalstring.analysis.unverified import Scope, binding_of, scopes_at
 
 
 def building_lines(tree: ast.Module, text: ast.expr | None) -> list[int]:

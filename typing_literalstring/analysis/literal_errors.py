@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from typing_literalstring.checkers import Diagnostic
 
@@ -187,6 +188,15 @@ def callee_in(messages: tuple[str, ...]) -> Callee | None:
                 return Callee(function, False, cls, param)
             return Callee(found.get("function") or "", False, found.get("cls") or "", param)
     return None
+
+
+def callee_hint(diagnostics: Sequence[Diagnostic]) -> str | None:
+    """For ``Sites.at``: the function the messages name; "" when they are about an assignment
+    or a return (no function named, no "no overload matches"); None when unknown."""
+    named = callee_in(tuple(d.message for d in diagnostics))
+    if named is not None and named.function:
+        return named.function
+    return None if any(is_no_matching_overload(d) for d in diagnostics) else ""
 
 
 def is_untyped_module(diagnostic: Diagnostic) -> bool:

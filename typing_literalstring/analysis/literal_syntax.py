@@ -13,10 +13,11 @@ from __future__ import annotations
 import ast
 import re
 
-from typing_literalstring.analysis.sink_looks import Look, is_composition
+from typing_literalstring.analysis.scoped_bindings import binding_of
+from typing_literalstring.analysis.sink_looks import Look
+from typing_literalstring.analysis.sink_texts import is_composition
 from typing_literalstring.analysis.unverified import (
     Instrumented,
-    binding_of,
     composition_parts,
     is_any,
 )

@@ -4,7 +4,7 @@ The files holding SQL, shell, template, markup or logging calls, calls of the pr
 wrappers (``wrappers``) or shells started through argument lists (``specs.argv_shell``) are
 checked as instrumented copies in their originals' place (``Runs.run_in_place``), in the same
 checker run as every other file.  Each such call is a ``sink_looks.Look``; the copy asks the
-checker about it (``sink_looks.probe_insertions``, in the checker's own way:
+checker about it (``sink_asks.probe_insertions``, in the checker's own way:
 ``Checker.ask``) and imports the probe module whose stub ``probe_stub`` writes.  The copy only
 inserts text (an import line at the top, and questions on the lines of the calls), so each
 message maps back to the original's line and column (``Inserted.original``): a message about
@@ -26,6 +26,7 @@ from typing import Dict, Iterable, Sequence
 from typing_literalstring.analysis import (
     callees,
     project_defs,
+    sink_asks,
     sink_looks,
     unverified,
     wrapper_calls,
@@ -166,7 +167,7 @@ def probed_copy(
         for look in looks
         if unverified.same_expression(data, line_offsets, look.wrap or look.call)
     ]
-    opens, closes = sink_looks.probe_insertions(source, wrapped, tagged, checker, probe)
+    opens, closes = sink_asks.probe_insertions(source, wrapped, tagged, checker, probe)
     if not opens and not closes:
         return ProbedCopy(path, source, insert_at(original or source, []), looks, tagged)
     imported = argv_shell.probe_import(source, tree, probe.import_line())[0]

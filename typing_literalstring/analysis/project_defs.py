@@ -28,15 +28,21 @@ Nothing is imported or run: the modules are only read and parsed.
 from __future__ import annotations
 
 import ast
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Hashable, Iterable, Sequence, Union
+from typing import Hashable, Iterable, Sequence
 
 from typing_literalstring.analysis import class_mro
 from typing_literalstring.analysis.bindings import From, assigns, bindings, parameters, stars
+from typing_literalstring.analysis.callee_kinds import (
+    PROVIDERS,
+    SINK_PACKAGES,
+    Foreign,
+    Own,
+    Resolved,
+)
 from typing_literalstring.analysis.callees import dotted_name
-from typing_literalstring.analysis.own_sinks import tightened_parameters
+from typing_literalstring.analysis.instance_names import declared_elsewhere, stored_attributes
 from typing_literalstring.analysis.statements import all_statements, imported_packages
 from typing_literalstring.core.project import module_name
 from typing_literalstring.specs.sinks import SINK_NAMES
@@ -45,59 +51,6 @@ from typing_literalstring.specs.sinks import SINK_NAMES
 _DEPTH = 6
 # How many project classes deep a method resolution order is followed.
 _ORDER_DEPTH = 60
-# The packages that provide a family's sinks, the drivers of SQL among them: a module that
-# imports none may still call one on an object it is given, but not on one its own instances
-# hold where it defines a method of that name (``Callees._held_by_the_instance``).
-_SQL_DRIVERS = """sqlite3 psycopg2 psycopg pymysql MySQLdb mysql aiosqlite asyncpg sqlalchemy
-django peewee pony databases duckdb pyodbc oracledb cx_Oracle pymssql aiomysql aiopg sqlmodel
-sqlite_utils records dataset tortoise clickhouse_driver trino"""
-_PROVIDERS = {
-    "SQL": frozenset(_SQL_DRIVERS.split()),
-    "shell": frozenset(("subprocess", "os", "asyncio", "paramiko", "invoke", "fabric")),
-    "template": frozenset(("jinja2", "django", "flask", "mako", "tornado")),
-    "markup": frozenset(("markupsafe", "django", "flask", "jinja2")),
-}
-# The packages whose functions are our sinks, or hold them (psycopg 3 types its own with
-# LiteralString; MySQL Connector's cursors are "a driver's cursor"): a callee imported from
-# one of them is judged as a sink, never as another package's function of that name.
-SINK_PACKAGES = frozenset(
-    (
-        *(t.module.split(".")[0] for t in tightened_parameters()),
-        *(api.split()[0].split(".")[0] for _, api in SINK_NAMES.values()),
-        "psycopg",
-        "mysql",
-        "posix",
-    )
-)
-
-
-@dataclass(frozen=True)
-class Own:
-    """A definition in a checked file: a function, or a class (called, its constructor)."""
-
-    path: str  # resolved, as the wrapper inference names its files
-    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-    # The class the call dispatches on (``self.m()`` in its methods): an override of the
-    # method in its direct subclasses may be the callee too (``wrapper_calls.is_defined_by``).
-    # "" when only this definition may be: ``super().m()``, ``Klass.m()``, a function.
-    owner: str = ""
-    defined_in: str = ""  # the class the method is defined in
-
-    def holds(self, path: str, line: int) -> bool:
-        """Whether a function defined at ``path``:``line`` is this definition (or, for a
-        class, one of its methods: its ``__init__``)."""
-        last = self.node.end_lineno or self.node.lineno
-        return path == self.path and self.node.lineno <= line <= last
-
-
-@dataclass(frozen=True)
-class Foreign:
-    """A callee reached through an import of another package than the project's."""
-
-    package: str
-
-
-Resolved = Union[Own, Foreign, None]
 
 
 @dataclass(frozen=True)
@@ -250,8 +203,8 @@ class Callees:
         module = self._defining(cls.path)
         if (
             module is None
-            or _declared_elsewhere(scope, name)
-            or any({method, "*"} & _stored_attributes(m.tree) for m in (self._module, module))
+            or declared_elsewhere(scope, name)
+            or any({method, "*"} & stored_attributes(m.tree) for m in (self._module, module))
         ):
             return None
         return self._member(module, cls.node, method, 0)
@@ -271,7 +224,7 @@ class Callees:
         ):
             return None
         family = SINK_NAMES[name][0].family if name in SINK_NAMES else ""
-        if imported_packages(self._module.tree) & _PROVIDERS.get(family, SINK_PACKAGES):
+        if imported_packages(self._module.tree) & PROVIDERS.get(family, SINK_PACKAGES):
             return None
         defined = [
             Own(self._module.path, item, node.name, node.name)
@@ -563,42 +516,4 @@ def _enclosing_class(stack: Sequence[ast.AST]) -> ast.ClassDef | None:
     return None
 
 
-__all__ = ["Callees", "Foreign", "Own", "Project", "Resolved"]
-
-
-# Nodes that bind a name of theirs (``except E as name``, ``case Point() as name``).
-_NAMING = ("ExceptHandler", "MatchAs", "MatchStar")
-
-
-def _declared_elsewhere(scope: ast.AST, name: str) -> bool:
-    """Whether ``name`` is declared global or nonlocal in ``scope``, or bound there in a way
-    no assignment statement shows (``:=``, ``except ... as``, a ``case`` capture)."""
-    return any(
-        (isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names)
-        or (isinstance(n, ast.NamedExpr) and n.target.id == name)
-        or (type(n).__name__ in _NAMING and getattr(n, "name", None) == name)
-        or (type(n).__name__ == "MatchMapping" and getattr(n, "rest", None) == name)
-        for n in ast.walk(scope)
-    )
-
-
-_STORED: weakref.WeakKeyDictionary[ast.Module, frozenset[str]] = weakref.WeakKeyDictionary()
-
-
-def _stored_attributes(tree: ast.Module) -> frozenset[str]:
-    """The attributes the module stores on some object, ``x.name = ...`` (an instance's own
-    value comes before its class's method): every name ("*" too) where it calls setattr."""
-    found = _STORED.get(tree)
-    if found is None:
-        names = {
-            n.attr
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del))
-        }
-        if any(
-            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr"
-            for n in ast.walk(tree)
-        ):
-            names.add("*")
-        found = _STORED[tree] = frozenset(names)
-    return found
+__all__ = ["Callees", "Project"]

@@ -11,15 +11,17 @@ from pathlib import Path
 from typing import Sequence
 
 from typing_literalstring.analysis import (
+    any_copies,
     callees,
     own_sinks,
     reveal,
     unverified,
     unverified_refusals,
 )
-from typing_literalstring.analysis.classify import callee_hint, third_party_api
+from typing_literalstring.analysis.classify import third_party_api
 from typing_literalstring.analysis.findings import Finding, source_line
 from typing_literalstring.analysis.literal_errors import (
+    callee_hint,
     callee_in,
     expected_type,
     is_about_literal_string,
@@ -72,7 +74,7 @@ def unverified_findings(
     runs = replace(runs, incremental=None)
     # 1. Reveal every part, and what tells where an Any comes from.
     mirror = runs.workdir / "any-reveal"
-    texts = {Path(n): unverified.reveal_copy(found, n) for n, found in analysed.items()}
+    texts = {Path(n): any_copies.reveal_copy(found, n) for n, found in analysed.items()}
     copies = reveal.build_mirror(root, texts, mirror)
     result = runs.run(copies, "any-reveal-run", search_paths(mirror), overlay)
     notes: dict[str, list[str]] = {}

@@ -12,11 +12,11 @@ from typing import Iterable, Sequence
 
 from typing_literalstring.analysis.findings import PSYCOPG, Finding, Unverified, source_line
 from typing_literalstring.analysis.literal_syntax import literal_argv, literal_in_view
+from typing_literalstring.analysis.scoped_bindings import binding_of
 from typing_literalstring.analysis.sink_looks import Look
 from typing_literalstring.analysis.statements import all_statements
 from typing_literalstring.analysis.unverified import (
     Instrumented,
-    binding_of,
     composition_parts,
 )
 from typing_literalstring.core.source_edits import segment

@@ -2,44 +2,31 @@
 
 Each SQL, shell, template, markup and logging call of a probed file (``probes``), each call of
 the project's own wrappers of one (``wrappers``), and each shell started through an argument
-list (``specs.argv_shell``) is a ``Look``: its text argument, the parts that text is composed of
-(``unverified.composition_parts``, through the names assigned in view) and, for a method or a
-name whose sink the checker may not see, its callee.  ``probe_insertions`` asks the checker about
-them in the copy (``Checker.ask``: the text is also given to the judge, whose answer is the
-verdict, ``checkers/asking.py``), next to the call: ``cur.execute(q)`` as a statement is
-followed, on its last line, by ``; <asks>``, a call used as a value ``c(...)`` becomes
-``(c(...), <asks>)[0]``, and a shell script in an argument list ``s`` becomes ``(s, <asks>)[0]``
-where it stands.  Each keeps the call, its type, its scope and its line.  ``verdicts`` reads
-the answers.
+list (``specs.argv_shell``) is a ``Look``: its text argument (``sink_texts``), the parts that
+text is composed of (``unverified.composition_parts``, through the names assigned in view) and,
+for a method or a name whose sink the checker may not see, its callee.  ``sink_asks`` asks the
+checker about them in the copy, next to the call; ``verdicts`` reads the answers.
 """
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Sequence, Union
+from typing import Iterable, Sequence, Union
 
 from typing_literalstring.analysis import own_sinks
+from typing_literalstring.analysis.callee_kinds import Foreign, Own
 from typing_literalstring.analysis.callees import imported_names
-from typing_literalstring.analysis.project_defs import Callees, Foreign, Own
+from typing_literalstring.analysis.project_defs import Callees
+from typing_literalstring.analysis.sink_texts import (
+    composed_in_view,
+    literal_pieces,
+    text_argument,
+    unpacked_text,
+)
 from typing_literalstring.analysis.statements import all_nodes, imported_packages
-from typing_literalstring.analysis.unverified import (
-    Instrumented,
-    binding_of,
-    composition_parts,
-    origin_nodes,
-    same_expression,
-)
-from typing_literalstring.analysis.wrapper_calls import (
-    FAMILIES,
-    TEXT_KEYWORDS,
-    Wrapper,
-    Wrappers,
-    is_defined_by,
-)
-from typing_literalstring.checkers import Checker
-from typing_literalstring.checkers.asking import Probe
-from typing_literalstring.core.source_edits import byte_offsets, segment
+from typing_literalstring.analysis.unverified import Instrumented, composition_parts
+from typing_literalstring.analysis.wrapper_calls import FAMILIES, Wrapper, Wrappers, is_defined_by
 from typing_literalstring.specs.argv_shell import ShellInArgv
 from typing_literalstring.specs.sinks import (
     LOGGING,
@@ -47,7 +34,6 @@ from typing_literalstring.specs.sinks import (
     SHELL,
     SHELL_ARGV,
     SINK_NAMES,
-    SUBPROCESS_FUNCTIONS,
     Rule,
     callee_name,
     has_format_arguments,
@@ -62,8 +48,6 @@ from typing_literalstring.specs.sinks import (
 _STDLIB_SHELL = frozenset(
     name for name, (rule, api) in SINK_NAMES.items() if rule is SHELL and "paramiko" not in api
 )
-# Functions given their command with `shell=`: the others take it as their first argument.
-_SHELL_KEYWORD_FUNCTIONS = frozenset(SUBPROCESS_FUNCTIONS)
 
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set)
 _Def = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -98,7 +82,7 @@ class Look:
     # a LiteralString, never judged by its name (a DB-API `cursor.fetchmany(count)`).
     weak: bool = False
     # Reached through an import of another package than the project's or a sink's
-    # (``project_defs.Foreign``: tblib's ``Traceback.from_string``): a sink only where the
+    # (``callee_kinds.Foreign``: tblib's ``Traceback.from_string``): a sink only where the
     # checker reveals a LiteralString parameter, never a finding by its name.
     foreign: str = ""
     # Asked where it stands, not after the call: a shell script in an argument list, which
@@ -126,58 +110,6 @@ class Look:
         argument = self.argument
         items = argument.elts if isinstance(argument, _DISPLAYS) else [argument]
         return [i for i in items if not isinstance(i, (ast.Constant, ast.Starred))]
-
-
-def text_argument(call: ast.Call, name: str) -> ast.expr | None:
-    """The argument that carries the SQL, the command, the template or the markup."""
-    if name in _SHELL_KEYWORD_FUNCTIONS:
-        shell = next((k.value for k in call.keywords if k.arg == "shell"), None)
-        if shell is None or (isinstance(shell, ast.Constant) and shell.value is False):
-            return None  # an argument list without a shell: argv_shell's business
-    first = call.args[0] if call.args else None
-    if first is not None:
-        return None if isinstance(first, ast.Starred) else first
-    for keyword in TEXT_KEYWORDS:
-        found = next((k.value for k in call.keywords if k.arg == keyword), None)
-        if found is not None:
-            return found
-    return None
-
-
-def is_composition(expr: ast.expr) -> bool:
-    """Whether ``expr`` builds a string from parts in view."""
-    if isinstance(expr, ast.JoinedStr):
-        return any(isinstance(v, ast.FormattedValue) for v in expr.values)
-    if isinstance(expr, ast.BinOp):
-        return isinstance(expr.op, (ast.Add, ast.Mod))
-    if isinstance(expr, ast.IfExp):  # `cur if cur else None` is no composition
-        return is_composition(expr.body) or is_composition(expr.orelse)
-    return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr in ("format", "join")
-    )
-
-
-def _built(argument: ast.expr, instrumented: Instrumented, depth: int = 0) -> ast.expr | None:
-    """The composition the argument is, or the one last assigned in view to its name."""
-    if is_composition(argument):
-        return argument
-    if isinstance(argument, ast.Name) and depth < 3:
-        binding = binding_of(argument, instrumented.scopes.get(id(argument), []))
-        if binding is not None and binding.kind == "assigned" and binding.value is not None:
-            return _built(binding.value, instrumented, depth + 1)
-    return None
-
-
-def _literal_text(expr: ast.expr | None) -> str:
-    if expr is None:
-        return ""
-    return " ".join(
-        node.value
-        for node in ast.walk(expr)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
-    )
 
 
 def looks(
@@ -268,7 +200,7 @@ def looks(
         else:
             argument = text_argument(call, name)
         if argument is None:
-            hidden = _unpacked_text(call, name)
+            hidden = unpacked_text(call, name)
             if hidden is not None:
                 # The text is in `*args` or `**kwargs` (`Popen(**options)`): out of view, a
                 # sink call all the same, counted unverified.
@@ -299,7 +231,7 @@ def looks(
             for part in composition_parts(argument)
             for inner in instrumented.through_names(part)
         ]
-        built = _built(argument, instrumented)
+        built = composed_in_view(argument, instrumented)
         known_callee = (rule is SHELL and name in _STDLIB_SHELL) or (
             rule in (LOGGING, LOGGING_MESSAGE) and _logging_module(call.func, tree)
         )
@@ -314,7 +246,7 @@ def looks(
                 argument,
                 tuple(parts),
                 built is not None,
-                _literal_text(built),
+                literal_pieces(built),
                 None if known_callee else call.func,
                 receiver=(
                     call.func.value
@@ -351,27 +283,6 @@ def _attribute_of(func: ast.expr, name: str) -> ast.expr:
     """``func.name`` as a node of its own, placed where ``func`` is (only asked about)."""
     node = ast.Attribute(value=func, attr=name, ctx=ast.Load())
     return ast.copy_location(node, func)
-
-
-def _unpacked_text(call: ast.Call, name: str) -> ast.expr | None:
-    """The `*args` or `**kwargs` a sink call's text may come in, where no text is in view:
-    `Popen(*args, **kwargs)`, `cur.execute(*query)`; None when the call shows it passes none
-    (a shell function given `shell=False`, or no `**` to hold a shell)."""
-    if name in _SHELL_KEYWORD_FUNCTIONS:
-        shell = next((k.value for k in call.keywords if k.arg == "shell"), None)
-        if isinstance(shell, ast.Constant) and shell.value is False:
-            return None
-        unpacked = next((k.value for k in call.keywords if k.arg is None), None)
-        if shell is None and unpacked is None:
-            return None  # no shell: an argument list's business
-        if call.args and not isinstance(call.args[0], ast.Starred):
-            return None  # the command is in view; the shell may be in **kwargs
-    starred = call.args[0] if call.args and isinstance(call.args[0], ast.Starred) else None
-    if starred is not None:
-        return starred
-    if not call.args and not any(k.arg in TEXT_KEYWORDS for k in call.keywords):
-        return next((k.value for k in call.keywords if k.arg is None), None)
-    return None
 
 
 def _enclosing_functions(tree: ast.Module) -> dict[int, _Def]:
@@ -415,7 +326,7 @@ def _argv_look(shell: ShellInArgv, instrumented: Instrumented, unbound: set[int]
     parts = [
         inner for part in composition_parts(script) for inner in instrumented.through_names(part)
     ]
-    built = _built(script, instrumented)
+    built = composed_in_view(script, instrumented)
     call = shell.call
     inside = call.lineno <= script.lineno <= (call.end_lineno or call.lineno)
     return Look(
@@ -426,7 +337,7 @@ def _argv_look(shell: ShellInArgv, instrumented: Instrumented, unbound: set[int]
         script,
         tuple(parts),
         built is not None,
-        _literal_text(built),
+        literal_pieces(built),
         None,
         wrap=script,
         bind=id(shell.call) not in unbound,
@@ -500,7 +411,7 @@ def _wrapper_look(
         for part in composition_parts(item)
         for inner in instrumented.through_names(part)
     ]
-    built = _built(argument, instrumented)
+    built = composed_in_view(argument, instrumented)
     return Look(
         call,
         wrapper.rule,
@@ -508,87 +419,11 @@ def _wrapper_look(
         argument,
         tuple(parts),
         built is not None,
-        _literal_text(built),
+        literal_pieces(built),
         call.func,
         wrapper=wrapper,
         reaches=reaches,
     )
 
 
-def probe_insertions(
-    source: str,
-    found: Sequence[Look],
-    instrumented: Instrumented,
-    checker: Checker,
-    probe: Probe,
-) -> tuple[list[tuple[int, bytes]], list[tuple[int, bytes]]]:
-    """The insertions that put each look's questions next to it (see the module's docstring):
-    those that open, outer ones first, and those that close, inner ones first.  The text is
-    asked about and judged; its parts, where their types come from, the callee and the
-    receiver are asked about.  A node that spans lines or is misplaced (f-strings before
-    Python 3.12) is not asked about; the import of the probe is the caller's business."""
-    data, offsets = source.encode("utf-8"), byte_offsets(source)
-    opens: list[tuple[int, int, bytes]] = []
-    closes: list[tuple[int, int, bytes]] = []
-    for look in found:
-        if not look.revealable:
-            continue
-        texts = look.texts
-        nodes = [
-            *texts,
-            *look.parts,
-            *(n for p in look.parts for n in origin_nodes(p, instrumented)),
-        ]
-        if look.callee is not None:
-            nodes.append(look.callee)
-        nodes += look.constructors
-        for extra in (look.receiver, look.owner):
-            if extra is not None:
-                nodes.append(extra)
-        asks: list[str] = []
-        for node in {id(n): n for n in nodes}.values():
-            text = _one_line(data, offsets, node)
-            if text is not None:
-                tag = instrumented.tag(node)
-                judge = any(node is t for t in texts)
-                asks += checker.ask(probe, text, tag, judge=judge, bind=look.bind)
-        if not asks:
-            continue
-        around = look.wrap or look.call
-        assert around.end_lineno is not None
-        assert around.end_col_offset is not None
-        start = offsets[around.lineno - 1] + around.col_offset
-        end = offsets[around.end_lineno - 1] + around.end_col_offset
-        # The asks come after the call: mypy keeps only the first of two equal messages on a
-        # line, and the original's must be the one kept.
-        if look.wrap is None and look.statement is not None:
-            statement = look.statement
-            assert statement.end_lineno is not None
-            assert statement.end_col_offset is not None
-            at = offsets[statement.end_lineno - 1] + statement.end_col_offset
-            closes.append((at, len(data), "".join(f"; {a}" for a in asks).encode()))
-            continue
-        opens.append((start, start - end, b"("))
-        closes.append((end, end - start, f", {', '.join(asks)})[0]".encode()))
-    return [(o, t) for o, _, t in sorted(opens)], [(o, t) for o, _, t in sorted(closes)]
-
-
-def _one_line(data: bytes, offsets: Sequence[int], node: ast.expr) -> str | None:
-    """The node's text on one line, parenthesized (`yield x` or a generator without its own
-    parentheses stays one item), so that no line moves; None when a reveal cannot copy it."""
-    unparse: Callable[[ast.AST], str] | None = getattr(ast, "unparse", None)
-    if unparse is not None:  # Python 3.9+: the tree's own text, whatever its lines
-        return f"({unparse(node)})"
-    if node.lineno != node.end_lineno or not same_expression(data, offsets, node):
-        return None  # Python 3.8 misplaces the nodes inside an f-string
-    return f"({segment(data, offsets, node)})"
-
-
-__all__ = [
-    "COMPILED_ON_AN_ENVIRONMENT",
-    "Look",
-    "is_composition",
-    "looks",
-    "probe_insertions",
-    "text_argument",
-]
+__all__ = ["COMPILED_ON_AN_ENVIRONMENT", "Look", "looks"]

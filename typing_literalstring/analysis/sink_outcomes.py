@@ -43,6 +43,7 @@ from typing_literalstring.analysis.receivers import (
     may_be_text,
     receiver_kind,
 )
+from typing_literalstring.analysis.scoped_bindings import binding_of
 from typing_literalstring.analysis.sink_findings import (
     LITERAL,
     checker_ignored,
@@ -55,7 +56,7 @@ from typing_literalstring.analysis.sink_findings import (
     unverified_finding,
 )
 from typing_literalstring.analysis.sink_looks import Look
-from typing_literalstring.analysis.unverified import Instrumented, binding_of
+from typing_literalstring.analysis.unverified import Instrumented
 from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.analysis.wrapper_flows import annotation_hint, through_chain
 from typing_literalstring.checkers import type_text

@@ -15,7 +15,8 @@ import resolves as in the original):
    LiteralString (or, at one of our sinks, with "no overload matches"), and did not refuse
    before, takes the part where only a literal string may go: a finding of rule LS901.
 
-Lines never move in either copy, so line numbers match the original's.
+Lines never move in either copy, so line numbers match the original's (``any_copies`` makes
+them).  Where an Any comes from is read on the names' bindings in view (``scoped_bindings``).
 """
 
 from __future__ import annotations
@@ -24,22 +25,15 @@ import ast
 import builtins
 import functools
 import re
-import weakref
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Protocol, Sequence
 
+from typing_literalstring.analysis.scoped_bindings import Scope, binding_of, scopes_at
 from typing_literalstring.analysis.statements import all_nodes
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import Answer, Judgement, Probe, judgement
-from typing_literalstring.core.errors import TypingLiteralStringError
 from typing_literalstring.core.source_edits import byte_offsets
 from typing_literalstring.specs.sinks import callee_name
-
-# The probes: a revealed part keeps its type, ``(x, 7)[0]`` being ``x``'s; a substituted part
-# is ``str`` for every checker (``str(x)`` has no LiteralString overload).
-_REVEAL_OPEN = b"reveal_type((("
-SUBSTITUTE_OPEN = b"str(object=("  # parenthesized: a generator is a part too
-SUBSTITUTE_CLOSE = b"))"
 
 # ``tuple[Any, Literal[7]]`` (pyright, ty, pyrefly), ``tuple[Any, Literal[7]?]`` (mypy),
 # ``builtins.tuple[Any, Literal[7]?]`` (zuban).
@@ -143,84 +137,6 @@ def revealed_types(messages: Sequence[str]) -> dict[int, str]:
 
 
 # -- where an Any comes from ---------------------------------------------------------------
-
-
-class Scope:
-    """A function or the module, and the bindings of its own names (found once, on first use:
-    asking the walk again for each name made a 20 000-line project take minutes)."""
-
-    def __init__(self, node: ast.AST, body: list[ast.stmt]) -> None:
-        self.node = node
-        self.body = body
-
-    @functools.cached_property
-    def bindings(self) -> dict[str, list[Binding]]:
-        """Each name's assignments and ``for`` targets, in the order of their lines."""
-        found: dict[str, list[Binding]] = {}
-        for node in _own_nodes(self):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        found.setdefault(target.id, []).append(
-                            Binding("assigned", node.lineno, node.value)
-                        )
-            elif (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and node.value is not None
-            ):
-                found.setdefault(node.target.id, []).append(
-                    Binding("assigned", node.lineno, node.value, node.annotation)
-                )
-            elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
-                found.setdefault(node.target.id, []).append(
-                    Binding("iterated", node.lineno, node.iter)
-                )
-        for bindings in found.values():
-            bindings.sort(key=lambda b: b.line)
-        return found
-
-
-def _own_nodes(scope: Scope) -> Iterator[ast.AST]:
-    """The scope's nodes, not those of functions and classes nested in it."""
-    stack: list[ast.AST] = list(reversed(scope.body))
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in reversed(list(ast.iter_child_nodes(node))):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                stack.append(child)
-
-
-@dataclass(frozen=True)
-class Binding:
-    """Where a name got its value: an assignment, a ``for`` target, or a parameter."""
-
-    kind: str  # "assigned", "iterated", "parameter"
-    line: int
-    value: ast.expr | None  # the assigned value or the iterated object
-    annotation: ast.expr | None = None  # a parameter's
-
-
-def binding_of(name: ast.Name, scopes: Sequence[Scope]) -> Binding | None:
-    """The last binding of ``name`` on a line before it is used, in its own scope (``scopes``:
-    innermost first); a parameter when nothing in the body binds it first."""
-    for scope in scopes:
-        earlier = [b for b in scope.bindings.get(name.id, []) if b.line < name.lineno]
-        if earlier:
-            return earlier[-1]
-        if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            arguments = scope.node.args
-            for argument in [
-                *arguments.posonlyargs,
-                *arguments.args,
-                *arguments.kwonlyargs,
-                *([arguments.vararg] if arguments.vararg else []),
-                *([arguments.kwarg] if arguments.kwarg else []),
-            ]:
-                if argument.arg == name.id:
-                    return Binding("parameter", scope.node.lineno, None, argument.annotation)
-    return None
 
 
 def _text(source: bytes, offsets: Sequence[int], node: ast.AST, limit: int = 40) -> str:
@@ -394,34 +310,6 @@ def _is_plain_any(revealed: str) -> bool:
     return revealed.strip() in ("Any", "Unknown")
 
 
-_SCOPES: weakref.WeakKeyDictionary[ast.Module, dict[int, list[Scope]]] = weakref.WeakKeyDictionary()
-
-
-def scopes_at(tree: ast.Module) -> dict[int, list[Scope]]:
-    """id(name) -> the scopes around it, innermost first, for every name in the file; found
-    once while the tree lives (the wrappers and the probes both ask)."""
-    found = _SCOPES.get(tree)
-    if found is None:
-        found = _SCOPES[tree] = _scopes_at(tree)
-    return found
-
-
-def _scopes_at(tree: ast.Module) -> dict[int, list[Scope]]:
-    out: dict[int, list[Scope]] = {}
-
-    def visit(node: ast.AST, scopes: list[Scope]) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                visit(child, [Scope(child, child.body), *scopes])
-            elif isinstance(child, ast.Name):
-                out[id(child)] = scopes
-            else:
-                visit(child, scopes)
-
-    visit(tree, [Scope(tree, tree.body)])
-    return out
-
-
 def _rooted_at(node: ast.expr, names: frozenset[str]) -> bool:
     """Whether ``node`` is a name or dotted name starting with one of ``names``."""
     while isinstance(node, ast.Attribute):
@@ -525,58 +413,6 @@ def analyse(source: str, tree: ast.Module) -> Instrumented:
                 if same_expression(data, offsets, node):
                     instrumented.tag(node)
     return instrumented
-
-
-def insert(source: str, spans: Sequence[tuple[ast.expr, bytes, bytes]]) -> str:
-    """Put ``before`` and ``after`` around each node (nested nodes nest their probes)."""
-    data, offsets = source.encode("utf-8"), byte_offsets(source)
-    # (offset, ends before starts, outer start first and outer end last, span index)
-    inserts: list[tuple[int, int, int, int]] = []
-    for index, (node, _, _) in enumerate(spans):
-        assert node.end_lineno is not None
-        assert node.end_col_offset is not None
-        start = offsets[node.lineno - 1] + node.col_offset
-        end = offsets[node.end_lineno - 1] + node.end_col_offset
-        if isinstance(node, ast.GeneratorExp) and data[start:end].startswith(b"("):
-            # A generator's span takes in its parentheses, the call's own when it is the only
-            # argument (`dict(x for x in y)`): the probe goes inside them.
-            start, end = start + 1, end - 1
-        inserts.append((start, 1, -(end - start), index))
-        inserts.append((end, 0, end - start, index))
-    out = bytearray()
-    last = 0
-    for offset, is_start, _, index in sorted(inserts):
-        out += data[last:offset] + (spans[index][1] if is_start else spans[index][2])
-        last = offset
-    out += data[last:]
-    return out.decode("utf-8")
-
-
-class CopyError(TypingLiteralStringError):
-    """A probed copy does not parse: a bug of ours, never a pass."""
-
-
-def parsed(text: str, what: str) -> ast.Module:
-    try:
-        return ast.parse(text)
-    except SyntaxError as error:
-        raise CopyError(
-            f"the {what} copy made for --report-any does not parse (line {error.lineno}: "
-            f"{error.msg}); please report this bug of typing-literalstring with the file"
-        ) from error
-
-
-def reveal_copy(instrumented: Instrumented, name: str = "") -> str:
-    """The copy with every tagged node revealed under its tag."""
-    text = insert(
-        instrumented.source,
-        [
-            (node, _REVEAL_OPEN, f"), {tag}))[0]".encode())
-            for tag, node in enumerate(instrumented.nodes)
-        ],
-    )
-    parsed(text, f"revealing {name}")
-    return text
 
 
 def all_calls(tree: ast.Module) -> list[ast.Call]:

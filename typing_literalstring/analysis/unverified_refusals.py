@@ -16,19 +16,18 @@ from dataclasses import dataclass, field
 from typing import Collection, Sequence
 
 from typing_literalstring.analysis import callees
+from typing_literalstring.analysis.any_copies import (
+    SUBSTITUTE_CLOSE,
+    SUBSTITUTE_OPEN,
+    CopyError,
+    insert,
+    parsed,
+)
 from typing_literalstring.analysis.literal_errors import (
     is_about_literal_string,
     is_no_matching_overload,
 )
-from typing_literalstring.analysis.unverified import (
-    SUBSTITUTE_CLOSE,
-    SUBSTITUTE_OPEN,
-    CopyError,
-    Instrumented,
-    all_calls,
-    insert,
-    parsed,
-)
+from typing_literalstring.analysis.unverified import Instrumented, all_calls
 from typing_literalstring.checkers import Diagnostic
 from typing_literalstring.specs import argv_shell
 from typing_literalstring.specs.sinks import (

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
-from typing_literalstring.analysis.project_defs import Own
+from typing_literalstring.analysis.callee_kinds import Own
 from typing_literalstring.specs.sinks import MARKUP, SHELL, SQL, TEMPLATE, Rule
 
 # The sink families whose calls get an outcome (logging's are left to the checker).

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from typing_literalstring.analysis.project_defs import Callees, Project
+from typing_literalstring.analysis.scoped_bindings import Scope, binding_of, scopes_at
 from typing_literalstring.analysis.statements import all_nodes, all_statements, imported_packages
-from typing_literalstring.analysis.unverified import Scope, binding_of, composition_parts, scopes_at
+from typing_literalstring.analysis.unverified import composition_parts
 from typing_literalstring.analysis.wrapper_calls import TEXT_KEYWORDS, argument_at
 from typing_literalstring.specs.sinks import callee_name
 

@@ -33,8 +33,9 @@ import ast
 from dataclasses import dataclass
 from typing import Iterator, Mapping
 
+from typing_literalstring.analysis.callee_kinds import Foreign, Own, Resolved
 from typing_literalstring.analysis.own_sinks import named_by_imports
-from typing_literalstring.analysis.project_defs import Foreign, Own, Project, Resolved
+from typing_literalstring.analysis.project_defs import Project
 from typing_literalstring.analysis.wrapper_calls import (
     FAMILIES,
     Wrapper,

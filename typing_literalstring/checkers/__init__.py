@@ -7,25 +7,25 @@ so callers say "run this checker on these files for this Python, with this overl
 a list of :class:`Diagnostic`.
 
 The package holds one module per checker (``mypy``, ``pyright``, ``ty``, ``zuban``, ``pyrefly``),
-what they share (``base``: the ``Checker`` class, ``Diagnostic``, ``Invocation``); how a
-checker process is started and stopped is ``core.processes``; this module is the registry.
+what they share (``base``: the ``Checker`` class; ``run_values``: ``Diagnostic``, ``Invocation``);
+how a checker process is started and stopped is ``core.processes``; this module is the registry.
 """
 
 from __future__ import annotations
 
 from typing import Mapping
 
-from typing_literalstring.checkers.base import (
+from typing_literalstring.checkers.base import Checker
+from typing_literalstring.checkers.mypy import Mypy, MypyPlugin
+from typing_literalstring.checkers.pyrefly import Pyrefly
+from typing_literalstring.checkers.pyright import TYPESHED_DONORS, BasedPyright, Pyright
+from typing_literalstring.checkers.run_values import (
     PLATFORMS,
-    Checker,
     Diagnostic,
     Invocation,
     Refusal,
     RunResult,
 )
-from typing_literalstring.checkers.mypy import Mypy, MypyPlugin
-from typing_literalstring.checkers.pyrefly import Pyrefly
-from typing_literalstring.checkers.pyright import TYPESHED_DONORS, BasedPyright, Pyright
 from typing_literalstring.checkers.ty import Ty
 from typing_literalstring.checkers.zuban import Zuban
 from typing_literalstring.core.errors import CheckerNotFoundError

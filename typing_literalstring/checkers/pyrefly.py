@@ -6,8 +6,9 @@ import json
 import re
 from pathlib import Path
 
-from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.base import Checker
 from typing_literalstring.checkers.pyright import TYPESHED_DONORS
+from typing_literalstring.checkers.run_values import Diagnostic, Invocation, absolute_path
 from typing_literalstring.core import interpreter
 
 _PYREFLY_MODULES = re.compile(r"\bINFO (?P<count>[\d,]+) modules? \(")

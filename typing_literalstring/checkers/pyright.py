@@ -8,13 +8,8 @@ import re
 from pathlib import Path
 
 from typing_literalstring.checkers.asking import Answer, Probe
-from typing_literalstring.checkers.base import (
-    Checker,
-    Diagnostic,
-    Invocation,
-    absolute_path,
-    tagged_answer,
-)
+from typing_literalstring.checkers.base import Checker, tagged_answer
+from typing_literalstring.checkers.run_values import Diagnostic, Invocation, absolute_path
 from typing_literalstring.core.interpreter import interpreter_for
 
 # pyright spells the platforms its own way and checks one per run (docs/checker-facts.md).

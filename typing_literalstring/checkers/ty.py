@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from typing_literalstring.checkers.base import Checker, Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.base import Checker
 from typing_literalstring.checkers.pyright import TYPESHED_DONORS
+from typing_literalstring.checkers.run_values import Diagnostic, Invocation, absolute_path
 
 _TY_LINE = re.compile(
     r"^(?P<path>[^\n:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|info)"

@@ -5,12 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from typing_literalstring.checkers.base import (
-    Checker,
-    Diagnostic,
-    Invocation,
-    mypy_style_diagnostics,
-)
+from typing_literalstring.checkers.base import Checker
+from typing_literalstring.checkers.run_values import Diagnostic, Invocation, mypy_style_diagnostics
 
 _CHECKED_SOURCE_FILES = re.compile(
     r"^(?:Success: no issues found in |Found .*\(checked )(?P<count>\d+) source files?\)?$",

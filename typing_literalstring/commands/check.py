@@ -64,7 +64,16 @@ from typing_literalstring.core.project import (
     search_paths,
 )
 from typing_literalstring.core.project_files import list_files
-from typing_literalstring.report import baseline, cost, left_out, output, selection, terminal
+from typing_literalstring.report import (
+    baseline,
+    cost,
+    json_output,
+    left_out,
+    output,
+    sarif_output,
+    selection,
+    terminal,
+)
 from typing_literalstring.specs import thirdparty
 from typing_literalstring.specs.cache import cache_root, cached_overlay
 from typing_literalstring.specs.installed import imported_names
@@ -415,9 +424,9 @@ def command(args: argparse.Namespace) -> int:
     warn_unused = args.warn_unused_suppressions
     shown = output.Shown(args.show_other, warn_unused, args.show_unverified, args.verbose)
     if args.format == "json":
-        sys.stdout.write(output.as_json(result, shown))
+        sys.stdout.write(json_output.as_json(result, shown))
     elif args.format == "sarif":
-        sys.stdout.write(output.sarif(result, shown))
+        sys.stdout.write(sarif_output.sarif(result, shown))
     elif args.quiet:
         # The summary, why the run exits 2 when files were not checked, and why it cannot
         # fail when the configuration leaves it nothing to report.

@@ -24,7 +24,14 @@ from typing_literalstring.commands.server.messages import (
     Related,
 )
 from typing_literalstring.core import sources
-from typing_literalstring.report import finding_lines, left_out, output, regions, rule_pages
+from typing_literalstring.report import (
+    finding_lines,
+    left_out,
+    notices,
+    output,
+    regions,
+    rule_pages,
+)
 
 # The rules that say the checker let a sink's text through unjudged: their severity is a
 # setting (Options.unverified_severity), the others are errors, as SARIF rates every rule.
@@ -201,7 +208,7 @@ def items(
         found.setdefault(path, []).append(
             _line_item(texts, refused.path, refused.line, ERROR, said, encoding)
         )
-    notice = output.unchecked_notice(result) or "not checked"
+    notice = notices.unchecked_notice(result) or "not checked"
     for unchecked in result.unchecked:
         path = str(Path(unchecked.path).resolve())
         found.setdefault(path, []).append(

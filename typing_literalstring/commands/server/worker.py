@@ -33,6 +33,11 @@ def run(request: Request) -> Outcome:
     from typing_literalstring.commands.server.project_check import check_project
     from typing_literalstring.core.errors import TypingLiteralStringError
     from typing_literalstring.report import output
+    from typing_literalstring.report.notices import (
+        third_party_notice,
+        unchecked_notice,
+        unresolved_notice,
+    )
 
     began = time.perf_counter()
     try:
@@ -45,9 +50,9 @@ def run(request: Request) -> Outcome:
         notices = [
             n
             for n in (
-                output.unchecked_notice(result),
-                output.unresolved_notice(result),
-                output.third_party_notice(result),
+                unchecked_notice(result),
+                unresolved_notice(result),
+                third_party_notice(result),
             )
             if n is not None
         ]
