@@ -225,9 +225,16 @@ class MypyPlugin(Mypy):
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         command, env = super().command(run)
         if run.project is None:
-            # Isolated: a configuration that holds nothing but the plugin.
+            # Isolated: a configuration that holds nothing but the plugin, which infers the
+            # return types of the project's unannotated functions as pyright does
+            # (typing_literalstring/mypy/returns.py), so that a sink reached through one is
+            # judged under mypy too.
             config = run.workdir / "mypy-plugin.ini"
-            config.write_text(f"[mypy]\nplugins = {self.plugin_module}\n", encoding="utf-8")
+            config.write_text(
+                f"[mypy]\nplugins = {self.plugin_module}\n\n"
+                "[typing_literalstring]\ninfer_return_types = true\n",
+                encoding="utf-8",
+            )
             command[command.index("--config-file=")] = f"--config-file={config}"
         return command, env
 

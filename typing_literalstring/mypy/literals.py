@@ -59,6 +59,7 @@ from typing_literalstring.mypy.marker import (
     is_literal_type,
     is_marked,
     is_str,
+    literal_string,
     requires_literal,
     substitute,
     unify,
@@ -110,6 +111,10 @@ STR_METHODS: Mapping[str, tuple[str, ...]] = {
     "format": ("*",),
 }
 TypeLookup = Callable[[Expression], "Type | None"]
+# The calls of the project's unannotated functions whose inferred return type is LiteralString
+# (returns.py): mypy records a call's type with the alias expanded (`str`), and the callee's
+# signature says Any.
+LITERAL_CALLS: set[Expression] = set()
 # Builtins whose result holds the items of their one argument.
 _SAME_ITEMS = frozenset(
     f"builtins.{name}"
@@ -486,6 +491,8 @@ class Literalness:
 
     def call_return_type(self, expr: CallExpr, scope: Node) -> Type | None:
         """The callee's return type as declared (mypy stores call results alias-expanded)."""
+        if expr in LITERAL_CALLS:
+            return literal_string()  # an unannotated function returning only literals
         callee = get_proper_type(self.lookup(expr.callee))
         if isinstance(callee, CallableType):
             return callee.ret_type

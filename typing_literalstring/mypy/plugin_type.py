@@ -15,11 +15,11 @@ import hashlib
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Callable, Dict, Optional, Tuple, TypeVar
+from typing import Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from mypy.checker import TypeChecker
 from mypy.checker_state import checker_state
-from mypy.nodes import Expression, MypyFile, TypeAlias, TypeInfo
+from mypy.nodes import Expression, FuncDef, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -49,11 +49,13 @@ from typing_literalstring.mypy.marker import (
     remember_alias,
     requires_literal,
 )
+from typing_literalstring.mypy.returns import Returns
 from typing_literalstring.mypy.reveal import probe_function, reveal_note
 from typing_literalstring.mypy.settings import SettingsError, read_settings
 
 _STR_PREFIX = "builtins.str."
 SigContext = TypeVar("SigContext", FunctionSigContext, MethodSigContext)
+CallContext = Union[FunctionContext, MethodContext]
 Hook = Callable[..., object]
 _HookCache = Dict[Tuple[str, str], Optional[Hook]]
 
@@ -99,6 +101,11 @@ class LiteralStringPlugin(Plugin):
         self._next_hooks: _HookCache = {}
         self._overloads: dict[str, bool] = {}
         self._constants_marked: set[str] = set()
+        self._returns = (
+            Returns(self.lookup_fully_qualified, lambda: self._modules or {})
+            if self.settings.infer_return_types
+            else None
+        )
 
     def report_config_data(self, ctx: ReportConfigContext) -> dict[str, object]:
         """The settings, our version and a digest of our code go into mypy's cache metadata:
@@ -127,7 +134,25 @@ class LiteralStringPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         self._note_checker()
-        return reveal_note if probe_function(fullname) == "reveal" else None
+        if probe_function(fullname) == "reveal":
+            return reveal_note
+        return self._inferred_return("get_function_hook", fullname, method=False)
+
+    # -- the project's unannotated functions (setting infer_return_types) ----------------------
+    def _inferred_return(
+        self, getter: str, fullname: str, method: bool
+    ) -> Callable[[CallContext], Type] | None:
+        func = self._returns.function(fullname, method) if self._returns is not None else None
+        return None if func is None else partial(self._inferred_call, getter, fullname, func)
+
+    def _inferred_call(self, getter: str, fullname: str, func: FuncDef, ctx: CallContext) -> Type:
+        following = self._next_hook(ctx.api, getter, fullname)
+        if following is not None:
+            returned = following(ctx)  # a plugin listed after ours knows this call better
+            return returned if isinstance(returned, Type) else ctx.default_return_type
+        assert self._returns is not None
+        self._find_alias()  # a function returning only literals returns LiteralString
+        return self._returns.call_type(func, ctx)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         self._note_checker()
@@ -181,6 +206,13 @@ class LiteralStringPlugin(Plugin):
         self._mark_constants(
             file, _type_map(checker) if checker is not None and noted else _no_types
         )
+        if self._returns is not None:
+            # The inferred return types go into the cache with the module (returns.py).
+            if checker is None or not noted:
+                checker = _checker_of(file)
+            if checker is not None:
+                self._find_alias()
+                self._returns.store(file, checker)
 
     def _mark_constants(self, file: MypyFile, types: TypeLookup) -> None:
         """Mark the module's literal constants (``constants.py``), once per run: whether
@@ -198,7 +230,7 @@ class LiteralStringPlugin(Plugin):
         self._note_checker()
         if fullname.startswith(_STR_PREFIX) and fullname[len(_STR_PREFIX) :] in STR_METHODS:
             return partial(self._str_method, fullname)
-        return None
+        return self._inferred_return("get_method_hook", fullname, method=True)
 
     def _str_method(self, fullname: str, ctx: MethodContext) -> Type:
         following = self._next_hook(ctx.api, "get_method_hook", fullname)
