@@ -3,6 +3,7 @@ with our own ``sys.path``; JSON output."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -137,6 +138,7 @@ class Mypy(Checker):
         if run.platform is not None:
             command.append(f"--platform={run.platform}")
         for original, copy in _without_init_imports(run).items():
+            _stable_mtime(copy)
             command += ["--shadow-file", str(original), str(copy)]
         command.extend(str(f) for f in run.files)
         # MYPYPATH comes before the configuration's mypy_path, which keeps working.
@@ -237,6 +239,25 @@ class MypyPlugin(Mypy):
             )
             command[command.index("--config-file=")] = f"--config-file={config}"
         return command, env
+
+
+# mypy 2.4 takes a cached module as fresh when its file's size and mtime match the cache's; else
+# it compares the hash of the file's text with the cached one.  For a module read from a shadow
+# file it takes the size and mtime of the shadow but hashes the original (build.validate_meta):
+# a copy written anew on every check never matched, and every file holding a sink call was
+# checked again on every run.  Its mtime, read from its own text, is the same on every run
+# while the text is, and changes with it (the size is compared too).
+_EPOCH = 1_000_000_000  # 2001: no file of the project's is compared with it
+
+
+def _stable_mtime(copy: Path) -> None:
+    """Give ``copy`` an mtime that depends on its text alone."""
+    try:
+        digest = hashlib.sha256(copy.read_bytes()).digest()
+        stamp = _EPOCH + int.from_bytes(digest[:4], "big")
+        os.utime(copy, (stamp, stamp))
+    except OSError:
+        return  # mypy compares the text instead: slower, as correct
 
 
 # `from .__init__ import __version__` (litecli 1.17.1, pgcli 4.7.1): mypy reaches the package's
