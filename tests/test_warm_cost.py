@@ -99,7 +99,11 @@ def test_the_coverage_of_installed_packages_is_kept_until_they_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = _site(tmp_path)
-    monkeypatch.setattr(thirdparty, "site_packages", lambda python: [site])
+
+    def only_site(python: Path) -> list[Path]:
+        return [site]
+
+    monkeypatch.setattr(thirdparty, "site_packages", only_site)
     cache = tmp_path / "cache"
     first = thirdparty.build(PYTHON, "default", cache, {"pymysql"})
     assert [c.package for c in first if c.covered] == ["pymysql"]
@@ -110,10 +114,12 @@ def test_the_coverage_of_installed_packages_is_kept_until_they_change(
     with monkeypatch.context() as patched:
         patched.setattr(thirdparty, "Installed", refused)
         patched.setattr(thirdparty, "build_from", refused)
-        told: list[tuple[int, int]] = []
-        kept = thirdparty.build(
-            PYTHON, "default", cache, {"pymysql"}, lambda *counts: told.append(counts)
-        )
+        told: list[tuple[int, ...]] = []
+
+        def tell(*counts: int) -> None:
+            told.append(counts)
+
+        kept = thirdparty.build(PYTHON, "default", cache, {"pymysql"}, tell)
         assert kept == first
         assert told == [(len(first), len(first))]
         # Another profile, other imports: not the same answer.

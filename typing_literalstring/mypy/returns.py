@@ -100,7 +100,7 @@ _REFUSED = ("LambdaExpr", "ListComprehension", "SetComprehension", "DictionaryCo
             "GeneratorExpr", "AssignmentExpr", "SuperExpr", "YieldExpr", "YieldFromExpr",
             "AwaitExpr", "RevealExpr", "TempNode", "PromoteExpr", "TypeApplication")  # fmt: skip
 # A literal default gives an unannotated parameter its type (pyright's inference).
-_LITERAL_DEFAULTS = {
+_LITERAL_DEFAULTS: dict[type[Expression], str] = {
     StrExpr: "builtins.str",
     BytesExpr: "builtins.bytes",
     IntExpr: "builtins.int",
@@ -505,8 +505,8 @@ def _evaluate(
         finally:
             checker.dynamic_funcs.pop()
     finally:
-        for var, t in saved_types.items():
-            var.type = t
+        for var, saved in saved_types.items():
+            var.type = saved
         checker.binder = saved_binder
         checker.scope = saved_scope
         errors.file, errors.scope = saved_errors

@@ -25,7 +25,7 @@ import shutil
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from typing_literalstring import __version__
 from typing_literalstring.core import interpreter
@@ -149,14 +149,17 @@ def _coverage_key(sites: Sequence[Path], profile: str, imports: Iterable[str] | 
     return digest.hexdigest()[:24]
 
 
+def _coverage(item: dict[str, Any]) -> Coverage:
+    """A ``Coverage`` read back from its JSON form."""
+    root = item.pop("root", None)
+    return Coverage(**item, root=Path(str(root)) if root else None)
+
+
 def _known_coverage(folder: Path, key: str) -> list[Coverage] | None:
     """The coverage kept under ``key``, if every overlay it names is still complete."""
     try:
         kept = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
-        coverage = [
-            Coverage(**{**item, "root": Path(item["root"]) if item["root"] else None})
-            for item in kept
-        ]
+        coverage = [_coverage(item) for item in kept]
     except (OSError, ValueError, TypeError, KeyError):
         return None
     if any(c.root is not None and not (c.root / _COMPLETE).is_file() for c in coverage):
