@@ -1,7 +1,8 @@
 """A small user-admin tool with one injection bug of each kind (see fixed_app.py for the cure).
 
 Every line marked with a rule id lets data from the command line or the database reach code:
-SQL text, a shell command, or a logging format string; in main(), through the functions above.
+SQL text, a shell command, or a logging format string.  Where main() passes its data through the
+functions above, the finding is at main()'s call, with the chain: one flow, one finding.
 """
 
 import logging
@@ -15,15 +16,15 @@ logger = logging.getLogger("useradmin")
 
 def find_user(conn: sqlite3.Connection, user_id: str) -> list[tuple[str, str]]:
     query = f"SELECT name, email FROM users WHERE id = {user_id}"  # PEP 675's example
-    return conn.execute(query).fetchall()  # LS101 SQL injection
+    return conn.execute(query).fetchall()  # SQL injection: reported at main()'s call
 
 
 def rename_user(conn: sqlite3.Connection, user_id: str, name: str) -> None:
-    conn.execute("UPDATE users SET name = '" + name + "' WHERE id = ?", (user_id,))  # LS101
+    conn.execute("UPDATE users SET name = '" + name + "' WHERE id = ?", (user_id,))  # at the call
 
 
 def archive_home(name: str) -> None:
-    subprocess.run(f"tar czf /tmp/{name}.tgz /home/{name}", shell=True, check=True)  # LS201
+    subprocess.run(f"tar czf /tmp/{name}.tgz /home/{name}", shell=True, check=True)  # at the call
     os.system("du -sh /home/" + name)  # LS201 shell injection
 
 

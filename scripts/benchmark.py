@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Sequence, cast
+from typing import Callable, Mapping, Sequence, cast
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # run as a script from a checkout
@@ -62,6 +62,9 @@ CORPUS = REPO / "benchmarks" / "corpus"
 EXPLANATIONS = REPO / "benchmarks" / "explanations.json"
 OUT = REPO / "BENCHMARKS.md"
 CVE_HEADING = "## Published CVEs (held out)"  # scripts/cve_benchmark.py writes it
+# The sections other scripts write (the CVEs', and scripts/server_benchmark.py's), kept as they
+# are when this script rewrites the file.
+KEPT_HEADINGS = (CVE_HEADING, "## Language server")
 FAMILIES = ("sql", "shell", "logging", "sql-thirdparty", "template", "markup")
 # A case family whose findings are another family's: third-party SQL drivers are SQL.
 FINDING_FAMILY = {"sql-thirdparty": "sql"}
@@ -367,11 +370,11 @@ def mistakes(runs: Sequence[ToolRun], cases: dict[str, Case]) -> list[str]:
 # ---------------------------------------------------------------------------- cost
 
 
-def fetch_projects(into: Path) -> dict[str, Path]:
+def fetch_projects(into: Path, projects: Mapping[str, str] = PROJECTS) -> dict[str, Path]:
     """Download and unpack each project's sdist; returns name -> its package folder."""
     return {
         requirement: fetch_sdist(requirement, into) / package
-        for requirement, package in PROJECTS.items()
+        for requirement, package in projects.items()
     }
 
 
@@ -516,17 +519,46 @@ def cost(reps: int) -> list[str]:
         f"{time.perf_counter() - started:.0f} s wall time.",
     ]
     # Last: `--check-cost` replaces this subsection alone, down to the next heading.
-    lines += ["", *check_cost(projects, reps, work / "check")]
+    outside = fetch_projects(work / "sdists", CHECK_COST_PROJECTS)
+    lines += ["", *check_cost(outside, reps, work / "check")]
     return lines
 
 
 CHECK_COST_HEADING = "### `check` against one plain run of its checker"
 CHECK_COST_CHECKERS = ("pyright", "basedpyright", "mypy", "ty", "zuban", "pyrefly")
-# Issue 26's goals: wall time at most 1.10 times one plain warm run; where the plain run is so
-# short that our start-up dominates, our own time at most 0.5 s per 10 KLOC (and 0.5 s for a
-# small project); our peak memory below the checker's.
-GOAL_RATIO = 1.10
+# Projects outside benchmarks/impact/projects.toml (issue 42 asks for the cost on code the tool
+# was not tuned on): an sqlite3 task queue, an sqlite3 comment server, a migrations tool with
+# its own SQL wrappers.
+CHECK_COST_PROJECTS = {
+    "huey==2.5.3": "huey",
+    "isso==0.13.0": "isso",
+    "yoyo-migrations==8.2.0": "yoyo",
+}
+# Issue 42's goal for pyright (and basedpyright): the median wall time of `check` at most 1.15
+# times one plain warm run on the same folders, in one checker run.  Issue 45's for mypy: at
+# most a plain warm run plus 0.5 s.  The others: our own time at most 0.5 s per 10 KLOC (their
+# runs are so short that our start-up dominates any ratio).  Everywhere: our peak memory below
+# the checker's.
+GOAL_RATIO = 1.15
+GOAL_MYPY_EXTRA = 0.5
 GOAL_OWN_PER_10_KLOC = 0.5
+
+
+def _goal_of(checker: str) -> str:
+    if checker in ("pyright", "basedpyright"):
+        return f"ratio at most {GOAL_RATIO:.2f}"
+    if checker == "mypy":
+        return f"plain + {GOAL_MYPY_EXTRA} s"
+    return f"own time at most {GOAL_OWN_PER_10_KLOC} s per 10 KLOC"
+
+
+def _time_met(checker: str, ratio: float, own_rate: float, extra: Sequence[float]) -> bool:
+    """Whether a checker's time meets its goal (see GOAL_RATIO)."""
+    if checker in ("pyright", "basedpyright"):
+        return ratio <= GOAL_RATIO
+    if checker == "mypy":
+        return statistics.median(extra) <= GOAL_MYPY_EXTRA
+    return own_rate <= GOAL_OWN_PER_10_KLOC
 
 
 def _kloc(files: Sequence[Path]) -> float:
@@ -569,6 +601,7 @@ def check_cost(
             continue
         runs_as = enforcing(checker)
         ratios_all: list[float] = []
+        extra_all: list[float] = []
         own_all: list[float] = []
         runs_all: list[int] = []
         memory_ok = True
@@ -607,6 +640,7 @@ def check_cost(
                 f"| {max(stats.own_mb)} / {max(stats.checker_mb)} |"
             )
             ratios_all += ratios
+            extra_all += [c - p for c, p in zip(checked, plain)]
             own_all += [o / max(kloc / 10, 1e-9) for o in own]
             runs_all += stats.runs
         ratio = statistics.median(ratios_all)
@@ -614,17 +648,13 @@ def check_cost(
         missed = [
             what
             for what, met in (
-                ("time", ratio <= GOAL_RATIO or own_rate <= GOAL_OWN_PER_10_KLOC),
+                ("time", _time_met(name, ratio, own_rate, extra_all)),
                 ("one run", max(runs_all) == 1),
                 ("memory", memory_ok),
             )
             if not met
         ]
-        verdict = (
-            f"not met: {', '.join(missed)}"
-            if missed
-            else ("met (ratio)" if ratio <= GOAL_RATIO else "met (own time)")
-        )
+        verdict = f"not met: {', '.join(missed)}" if missed else f"met ({_goal_of(name)})"
         summary.append(
             f"| {name} | {ratio:.2f} | {max(runs_all)} | {own_rate:.2f} "
             f"| {'yes' if memory_ok else 'no'} | {verdict} |"
@@ -632,9 +662,11 @@ def check_cost(
     return [
         *lines,
         "",
-        f"Goals (issue 26): a ratio of at most {GOAL_RATIO:.2f}, or, where the plain run is so "
-        f"short that start-up dominates, our own time at most {GOAL_OWN_PER_10_KLOC} s per 10 "
-        "KLOC; one checker run; our peak memory below the checker's.",
+        f"Goals: pyright and basedpyright, a median ratio of at most {GOAL_RATIO:.2f} (issue 42); "
+        f"mypy, at most a plain warm run plus {GOAL_MYPY_EXTRA} s (issue 45); ty, zuban and "
+        f"pyrefly, whose runs are so short that our start-up dominates any ratio, our own time "
+        f"at most {GOAL_OWN_PER_10_KLOC} s per 10 KLOC; one checker run; our peak memory below "
+        "the checker's.",
         "",
         "| checker | median ratio, all projects | most checker runs | own per 10 KLOC (median s) "
         "| our memory below the checker's | goal |",
@@ -728,7 +760,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.check_cost:
         work = Path(tempfile.mkdtemp(prefix="tls-check-cost-"))
-        section = check_cost(fetch_projects(work / "sdists"), args.reps, work, args.checkers)
+        projects = fetch_projects(work / "sdists", CHECK_COST_PROJECTS)
+        section = check_cost(projects, args.reps, work, args.checkers)
         previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
         args.out.write_text(_replace_section(previous, CHECK_COST_HEADING, section), "utf-8")
         print("\n".join(section))
@@ -781,12 +814,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if both and CHECKERS["mypy+plugin"].is_installed():
         lines += ["", *plugin_real_code(Path(tempfile.mkdtemp(prefix="tls-plugin-real-code-")))]
     text = "\n".join(lines) + "\n"
-    # The held-out CVE section is scripts/cve_benchmark.py's (--write): kept as it was.
+    # The sections other scripts write are kept as they were: the held-out CVEs
+    # (scripts/cve_benchmark.py --write) and the language server's (scripts/server_benchmark.py).
     previous = args.out.read_text("utf-8") if args.out.exists() else ""
-    kept = previous.find(CVE_HEADING)
-    if kept >= 0:
-        end = previous.find("\n## ", kept + len(CVE_HEADING))
-        text += "\n" + previous[kept : end if end >= 0 else len(previous)].rstrip("\n") + "\n"
+    for heading in KEPT_HEADINGS:
+        kept = previous.find(heading)
+        if kept >= 0:
+            end = previous.find("\n## ", kept + len(heading))
+            text += "\n" + previous[kept : end if end >= 0 else len(previous)].rstrip("\n") + "\n"
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0

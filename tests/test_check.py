@@ -107,16 +107,18 @@ def test_text_output_names_place_rule_sink_source_and_fix(
     assert status == EXIT_FINDINGS
     header, *first = out.splitlines()[:5]
     assert re.fullmatch(r"Checked 1 file in \S+ with pyright [\d.]+; Python: .+ \(.+\)", header)
-    assert first[0].startswith(f"{VULNERABLE.relative_to(Path.cwd())}:18:12: LS101 sql-injection")
-    assert "conn.execute" in first[0]
-    assert first[1].strip() == "return conn.execute(query).fetchall()  # LS101 SQL injection"
+    assert first[0].startswith(f"{VULNERABLE.relative_to(Path.cwd())}:28:5: LS201 shell-injection")
+    assert "os.system" in first[0]
+    assert first[1].strip() == 'os.system("du -sh /home/" + name)  # LS201 shell injection'
     # What the checker answered about the text: its verdict's evidence.
     assert first[2].strip() == (
-        "evidence: `query` is str, not a literal string: built from `user_id` (str)"
+        'evidence: `"du -sh /home/" + name` is str, not a literal string: built from `name` (str)'
     )
-    assert first[3].strip().startswith("fix: Keep the SQL literal and pass values as parameters")
-    assert first[3].endswith("See `typing-literalstring rule LS101`.")
-    summary = r"9 findings \(SQL 4, logging 1, shell 4\) with pyright [\d.]+, profile default\."
+    assert first[3].strip().startswith("fix: Pass a list and no shell=True")
+    assert first[3].endswith("See `typing-literalstring rule LS201`.")
+    # One flow, one finding: find_user's, rename_user's and archive_home's inner calls are
+    # reported at main()'s calls, with the chain.
+    summary = r"6 findings \(SQL 2, logging 1, shell 3\) with pyright [\d.]+, profile default\."
     assert re.fullmatch(summary, out.splitlines()[-1])
 
 
@@ -156,11 +158,11 @@ def test_sarif_output_is_valid_sarif_2_1_0(
         assert "helpUri" not in rule or rule["helpUri"].startswith("https://")
     located = [r["locations"][0]["physicalLocation"]["region"] for r in run["results"]]
     regions = {region["startLine"]: region for region in located}
-    # `return conn.execute(query).fetchall()`: the region is `conn.execute(query)`.
-    assert (regions[18]["startColumn"], regions[18]["endLine"], regions[18]["endColumn"]) == (
-        12,
-        18,
-        31,
+    # `for row in find_user(conn, user_id):`: the region is `find_user(conn, user_id)`.
+    assert (regions[43]["startColumn"], regions[43]["endLine"], regions[43]["endColumn"]) == (
+        16,
+        43,
+        40,
     )
     assert all(r["endLine"] >= r["startLine"] for r in regions.values())
     # A document that breaks the schema is caught, so the validation above means something.
@@ -187,11 +189,12 @@ def test_json_output_follows_its_schema(
     validator.validate(document)
     assert document["schema_version"] == 1
     first = document["findings"][0]
+    # `os.system("du -sh /home/" + name)`: the call's own span.
     assert (first["line"], first["column"], first["end_line"], first["end_column"]) == (
-        18,
-        12,
-        18,
-        31,
+        28,
+        5,
+        28,
+        38,
     )
     # Every rule's family is one the schema names.
     families = set(schema["$defs"]["finding"]["properties"]["family"]["enum"])
@@ -235,7 +238,7 @@ def test_mypy_runs_with_the_plugin(cache_dir: Path, capsys: pytest.CaptureFixtur
     )
     assert status == EXIT_FINDINGS
     assert "with mypy+plugin " in out
-    assert ":18:12: LS101 sql-injection" in out
+    assert ":43:16: LS101 sql-injection" in out
 
 
 def test_mypy_is_refused_plainly_when_the_plugin_cannot_run(

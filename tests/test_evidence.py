@@ -175,3 +175,29 @@ def test_a_project_module_cannot_stand_in_for_the_judge(
     _, document = check_project("pyright", tmp_path, files, capsys)
     findings, _ = _outcomes(document, "app.py")
     assert findings == {4: "LS201"}
+
+
+def test_the_gate_fails_a_run_with_an_unverified_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--fail-on-unverified` (or `fail-on-unverified = true` in the table) fails a run in which
+    a sink call is unverified, though it has no finding; `--no-fail-on-unverified` wins over
+    the table."""
+    files = {"skipped.py": SKIPPED}
+    status, document = check_project("pyright", tmp_path, files, capsys)
+    assert status == 0
+    assert document["findings"] == []
+    assert document["sink_calls"]["unverified"] == 2
+    status, _ = check_project("pyright", tmp_path, files, capsys, "--fail-on-unverified")
+    assert status == 1
+    pyproject = tmp_path / "pyproject.toml"
+    table = "\n[tool.typing-literalstring]\nfail-on-unverified = true\n"
+    original = pyproject.read_text()
+    from typing_literalstring.commands.cli import main
+
+    pyproject.write_text(original + table)
+    folder = str(tmp_path / "skipped.py")
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    assert main(["check", "--format", "json", *cache, folder]) == 1
+    assert main(["check", "--format", "json", "--no-fail-on-unverified", *cache, folder]) == 0
+    capsys.readouterr()

@@ -346,7 +346,7 @@ from markupsafe import Markup
 class HtmlFormatter(string.Formatter):
     def format_field(self, value, format_spec):
         if format_spec == "html":
-            return Markup(f"<td>{value}</td>")  # LS402
+            return Markup(f"<td>{value}</td>")  # LS902
         return super().format_field(str(value).strip(), format_spec)
 """
 

@@ -88,6 +88,7 @@ UNVERIFIED_REASONS = {
     "callee-str": "the callee takes str",
     "not-evaluated": "the checker did not evaluate the code",
     "not-asked": "the call could not be asked about",
+    "not-in-view": "its text is unpacked from *args or **kwargs",
     "inexact": "the checker's answer could not be read exactly",
     "checker-ignore": "the checker's own ignore comment hides its answer",
 }

@@ -148,7 +148,7 @@ def probed_copy(
     shells = [s for s in argv_shell.find(tree, source) if _spans_itself(source, s.script)]
     tagged = unverified.prepared(source, tree)
     own = project.callees(path, tree) if project is not None else None
-    looks = sink_looks.looks(tree, calls, tagged, wrapping, own, profile, shells)
+    looks = sink_looks.looks(tree, calls, tagged, wrapping, own, profile, shells, path)
     if not looks:
         return None
     # On the file's bytes: ast.get_source_segment splits the whole file on every call, which

@@ -111,11 +111,17 @@ class Look:
     # The object a method is called on, asked about where its name fits several sinks
     # ("psycopg2 cursor.execute or PyMySQL Cursor.execute"): its class names the one.
     owner: ast.expr | None = None
+    # The text is unpacked from `*args` or `**kwargs` (``argument`` is that node): out of view.
+    hidden: bool = False
+    # A wrapper call's: every wrapper (a sink of the function) its argument reaches.
+    reaches: tuple[Wrapper, ...] = ()
 
     @property
     def texts(self) -> list[ast.expr]:
         """What the judge is asked about: the text, or each item of a list, tuple or set
         display given to a wrapper (`create_index(["name", column])`), literals left out."""
+        if self.hidden:
+            return []
         argument = self.argument
         items = argument.elts if isinstance(argument, _DISPLAYS) else [argument]
         return [i for i in items if not isinstance(i, (ast.Constant, ast.Starred))]
@@ -181,6 +187,7 @@ def looks(
     own: Callees | None = None,
     profile: str = "default",
     shells: Sequence[ShellInArgv] = (),
+    path: str = "",
 ) -> list[Look]:
     """The sink calls among ``calls``, the calls of the project's own ``wrappers`` of them,
     and the shells started through argument lists (``shells``), with what to ask.  ``own``:
@@ -208,6 +215,7 @@ def looks(
         for inner in ast.walk(node)
     }
     unbound = class_level(tree)
+    enclosing = _enclosing_functions(tree)
     imported = imported_packages(tree)
     names = sink_names(imported)
     aliases = imported_names(tree, None)  # `Template as DjangoTemplate`: its own name counts
@@ -225,6 +233,13 @@ def looks(
             candidates = [w for w in candidates if is_defined_by(w, resolved)]
         elif isinstance(resolved, Foreign) and not sink:
             candidates = []  # another package's function of a wrapper's name
+        # A wrapper's call of itself is no caller: its text comes from its own parameter.
+        inside = enclosing.get(id(call))
+        candidates = [
+            w
+            for w in candidates
+            if not (w.path == path and inside is not None and w.line == inside)
+        ]
         statement = statements.get(id(call))
         revealable, bind = id(call) not in in_fstrings, id(call) not in unbound
         if not sink or isinstance(resolved, Own):
@@ -252,6 +267,26 @@ def looks(
         else:
             argument = text_argument(call, name)
         if argument is None:
+            hidden = _unpacked_text(call, name)
+            if hidden is not None:
+                # The text is in `*args` or `**kwargs` (`Popen(**options)`): out of view, a
+                # sink call all the same, counted unverified.
+                found.append(
+                    Look(
+                        call,
+                        rule,
+                        api,
+                        hidden,
+                        (),
+                        False,
+                        "",
+                        None,
+                        statement=statement,
+                        revealable=False,
+                        bind=bind,
+                        hidden=True,
+                    )
+                )
             continue  # nothing to judge here
         weak = name not in SINK_NAMES
         if _literal_constant(argument) and not weak:
@@ -315,6 +350,46 @@ def _attribute_of(func: ast.expr, name: str) -> ast.expr:
     """``func.name`` as a node of its own, placed where ``func`` is (only asked about)."""
     node = ast.Attribute(value=func, attr=name, ctx=ast.Load())
     return ast.copy_location(node, func)
+
+
+def _unpacked_text(call: ast.Call, name: str) -> ast.expr | None:
+    """The `*args` or `**kwargs` a sink call's text may come in, where no text is in view:
+    `Popen(*args, **kwargs)`, `cur.execute(*query)`; None when the call shows it passes none
+    (a shell function given `shell=False`, or no `**` to hold a shell)."""
+    if name in _SHELL_KEYWORD_FUNCTIONS:
+        shell = next((k.value for k in call.keywords if k.arg == "shell"), None)
+        if isinstance(shell, ast.Constant) and shell.value is False:
+            return None
+        unpacked = next((k.value for k in call.keywords if k.arg is None), None)
+        if shell is None and unpacked is None:
+            return None  # no shell: an argument list's business
+        if call.args and not isinstance(call.args[0], ast.Starred):
+            return None  # the command is in view; the shell may be in **kwargs
+    starred = call.args[0] if call.args and isinstance(call.args[0], ast.Starred) else None
+    if starred is not None:
+        return starred
+    if not call.args and not any(k.arg in TEXT_KEYWORDS for k in call.keywords):
+        return next((k.value for k in call.keywords if k.arg is None), None)
+    return None
+
+
+def _enclosing_functions(tree: ast.Module) -> dict[int, int]:
+    """id() of each call -> the line of the innermost function that holds it."""
+    found: dict[int, int] = {}
+
+    def visit(node: ast.AST, function: int | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = (
+                child.lineno
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+                else function
+            )
+            if isinstance(child, ast.Call) and function is not None:
+                found[id(child)] = function
+            visit(child, inner)
+
+    visit(tree, None)
+    return found
 
 
 def _literal_constant(node: ast.expr) -> bool:
@@ -401,12 +476,24 @@ def _wrapper_look(
     wrapper, argument = next(
         ((w, a) for w, a in given if not isinstance(a, ast.Constant)), given[0]
     )
+    # Every sink this argument reaches through the function (`archive_home(name)` runs a
+    # shell twice): the call's outcome carries those flows.
+    reaches = tuple(w for w, a in given if a is argument)
     # A list, tuple or set display is judged by its items (`create_index(["name"])` is
     # list[str] to the checker, though each item is a literal).
     items = argument.elts if isinstance(argument, (ast.List, ast.Tuple, ast.Set)) else [argument]
     if all(isinstance(i, ast.Constant) for i in items):
         return Look(
-            call, wrapper.rule, wrapper.sink, argument, (), False, "", None, wrapper=wrapper
+            call,
+            wrapper.rule,
+            wrapper.sink,
+            argument,
+            (),
+            False,
+            "",
+            None,
+            wrapper=wrapper,
+            reaches=reaches,
         )
     parts = [
         inner
@@ -425,6 +512,7 @@ def _wrapper_look(
         _literal_text(built),
         call.func,
         wrapper=wrapper,
+        reaches=reaches,
     )
 
 

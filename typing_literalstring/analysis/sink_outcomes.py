@@ -55,7 +55,7 @@ from typing_literalstring.analysis.sink_findings import (
     unverified_finding,
 )
 from typing_literalstring.analysis.sink_looks import Look
-from typing_literalstring.analysis.unverified import Instrumented
+from typing_literalstring.analysis.unverified import Instrumented, binding_of
 from typing_literalstring.analysis.wrappers import Wrapper
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import Judgement
@@ -91,6 +91,12 @@ class Outcomes:
     # is proven (it checked its parameter) makes no finding (``drop_validated_wrappers``).
     proven_at: list[tuple[int, int]] = field(default_factory=lambda: [])
     through: list[tuple[Finding, Wrapper]] = field(default_factory=lambda: [])
+    # The wrappers whose calls here were judged (any outcome): their callers are judged, so
+    # their inner call is no second finding of the same flow (``one_finding_per_flow``).
+    judged_wrappers: list[Wrapper] = field(default_factory=lambda: [])
+    # The findings the evidence made (line, column), each with the parameters of its function
+    # that are all of its text's non-literal leaves (None: something else is not literal).
+    parameters: dict[tuple[int, int], frozenset[str] | None] = field(default_factory=lambda: {})
 
     def clears(self, finding: Finding) -> bool:
         return any(a <= (finding.line, finding.column) <= b for a, b in self.cleared) or (
@@ -139,6 +145,8 @@ def outcomes(
         if not _is_a_sink_call(look, instrumented):
             out.calls -= 1
             continue
+        if look.wrapper is not None:
+            out.judged_wrappers += look.reaches or (look.wrapper,)
         before = (len(out.findings), out.proven, len(out.unverified))
         _judge(out, path, look, instrumented, untyped_functions, asked)
         if len(out.findings) > before[0]:
@@ -199,6 +207,11 @@ def _judge(
     asked: bool,
 ) -> None:
     """One call's outcome (see the module's docstring)."""
+    if look.hidden:
+        callee = segment(*instrumented.encoded, look.call.func)
+        detail = "its text is unpacked from `*args` or `**kwargs`, out of view"
+        out.unverified.append(unverified_call(path, look, callee, "not-in-view", detail))
+        return
     texts = look.texts
     if not texts:
         out.prove(look)  # literals in view, nothing to ask: the syntax is the evidence
@@ -260,6 +273,7 @@ def _judge(
         return
     if look.wrapper is not None:
         _wrapper_finding(out, path, look, instrumented)
+        _record_leaves(out, look, instrumented, _open_parts(look, instrumented))
         return
     listed = str_list_to_a_shell(path, look, instrumented)
     if listed is not None:
@@ -267,6 +281,7 @@ def _judge(
         return
     if receiver in ("sink", "inherits"):
         out.findings.append(_evidence_finding(path, look, instrumented, receiver))
+        _record_leaves(out, look, instrumented, _open_parts(look, instrumented))
         return
     finding = unverified_finding(
         path, look, instrumented, callee_text, [], receiver, untyped_functions
@@ -357,6 +372,7 @@ def _any_outcome(
     )
     if finding is not None:
         out.findings.append(made(finding))
+        _record_leaves(out, look, instrumented, any_parts)
     elif sink_like:
         detail = instrumented.explain(any_parts)
         out.unverified.append(unverified_call(path, look, callee, "value-any", detail))
@@ -384,6 +400,56 @@ def _open_parts(look: Look, instrumented: Instrumented) -> list[ast.expr]:
         if not LITERAL.match(instrumented.type_of(p) or "Any")
         and not literal_in_view(p, instrumented)
     ]
+
+
+def _record_leaves(
+    out: Outcomes, look: Look, instrumented: Instrumented, parts: Sequence[ast.expr]
+) -> None:
+    """Note which parameters of its function the finding just made comes from."""
+    place = (look.call.lineno, look.call.col_offset + 1)
+    out.parameters[place] = _leaf_parameters(parts, instrumented)
+
+
+def _leaf_parameters(
+    parts: Sequence[ast.expr], instrumented: Instrumented
+) -> frozenset[str] | None:
+    """The parameters of the call's function that are all the not literal leaves of its text
+    (``parts``; a name assigned in view is no leaf: its value's parts are parts too); None
+    when another leaf is not literal (an attribute, a call, a global)."""
+    found: set[str] = set()
+    for part in parts:
+        if not isinstance(part, ast.Name):
+            return None
+        binding = binding_of(part, instrumented.scopes.get(id(part), []))
+        if binding is None:
+            return None
+        if binding.kind == "parameter":
+            found.add(part.id)
+        elif binding.kind != "assigned":
+            return None
+    return frozenset(found) if found else None
+
+
+def one_finding_per_flow(
+    findings: list[Finding],
+    judged: Sequence[Wrapper],
+    parameters: dict[tuple[str, int, int], frozenset[str] | None],
+) -> list[Finding]:
+    """The findings without a wrapper's inner call whose text comes only from the wrapper's
+    parameters, where the wrapper's callers were judged: each caller's outcome carries that
+    flow (its finding names the parameter to annotate), and one flow is one finding.  A
+    wrapper no call of the project reaches keeps its inner finding."""
+    reached: dict[tuple[str, int, int], set[str]] = {}
+    for wrapper in judged:
+        reached.setdefault((wrapper.path, *wrapper.site), set()).add(wrapper.parameter)
+    kept: list[Finding] = []
+    for finding in findings:
+        place = (finding.path, finding.line, finding.column)
+        leaves = parameters.get(place)
+        if leaves is not None and place in reached and leaves <= reached[place]:
+            continue
+        kept.append(finding)
+    return kept
 
 
 def _evidence_finding(path: str, look: Look, instrumented: Instrumented, receiver: str) -> Finding:
@@ -473,6 +539,7 @@ def drop_validated_wrappers(
 __all__ = [
     "Outcomes",
     "drop_validated_wrappers",
+    "one_finding_per_flow",
     "outcomes",
     "untyped_functions",
 ]

@@ -277,6 +277,8 @@ def _sink_outcomes(
     added: list[Finding] = []
     proven: set[tuple[str, int, int]] = set()
     through: list[tuple[Finding, Wrapper]] = []
+    reached: list[Wrapper] = []
+    parameters: dict[tuple[str, int, int], frozenset[str] | None] = {}
     for path, copied in sorted(probed.items()):
         if path not in parsed or not copied.looks or copied.tagged is None:
             continue
@@ -301,10 +303,14 @@ def _sink_outcomes(
         added += out.findings
         proven |= {(path, line, column) for line, column in out.proven_at}
         through += out.through
+        reached += out.judged_wrappers
+        parameters.update({(path, *at): p for at, p in out.parameters.items()})
     # A wrapper whose own call is proven literal checked its parameter: its callers' calls are
     # proven too.
     added, validated = sink_outcomes.drop_validated_wrappers(added, through, proven)
     result.proven += validated
+    # One flow, one finding: a wrapper's inner call whose callers are judged is theirs.
+    added = sink_outcomes.one_finding_per_flow(added, reached, parameters)
     result.findings = sorted_findings(result.findings + added)
     return {(f.path, f.line) for f in added}
 

@@ -1,0 +1,57 @@
+"""One flow, one finding (issue "Findings right on code nobody here has seen", item 6): where a
+wrapper's callers are judged, its inner call is not a second finding; a wrapper's call of
+itself is no caller; a wrapper no call reaches keeps its inner finding.  And a sink call whose
+text is out of view (`Popen(**options)`) is counted unverified, never lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.checking import check_project, marked_rules
+
+FLOWS = """\
+import sqlite3
+import subprocess
+from typing import Any
+
+conn = sqlite3.connect(":memory:")
+
+
+def find(name: str) -> list[Any]:
+    return conn.execute(f"SELECT * FROM t WHERE name = '{name}'").fetchall()
+
+
+def walk(name: str, depth: int) -> None:
+    conn.execute("SELECT * FROM t WHERE name = '" + name + "'")
+    if depth:
+        walk(name, depth - 1)
+
+
+def unreached(name: str) -> None:
+    conn.execute("DELETE FROM t WHERE name = '" + name + "'")  # LS101
+
+
+def start(**options: Any) -> None:
+    subprocess.Popen(**options)
+
+
+def main(user: str) -> None:
+    find(user)  # LS101
+    find("alice")
+    walk(user, 3)  # LS101
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_one_flow_one_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = check_project(name, tmp_path, {"app.py": FLOWS}, capsys, "--show-unverified")
+    assert {(f["line"], f["rule"]) for f in document["findings"]} == marked_rules(FLOWS)
+    # `walk`'s call of itself is judged as nothing: no caller, no finding of its own.
+    walked = [f for f in document["findings"] if f["line"] == 29]
+    assert walked[0]["through"][0] == "walk(name)"
+    popen = [u for u in document["unverified"] if u["line"] == 23]
+    assert [u["reason"] for u in popen] == ["not-in-view"]
