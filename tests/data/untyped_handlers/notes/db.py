@@ -18,14 +18,14 @@ def table_name():
 
 
 def query_db(query, args=()):
-    cur = get_db().execute(query, args)  # LS903
+    cur = get_db().execute(query, args)  # callers
     rows = cur.fetchall()
     cur.close()
     return rows
 
 
 def count_rows(table):
-    return get_db().execute("SELECT COUNT(*) FROM " + table).fetchone()  # LS902
+    return get_db().execute("SELECT COUNT(*) FROM " + table).fetchone()  # callers
 
 
 class Store:
@@ -36,7 +36,7 @@ class Store:
         return self.conn.execute("SELECT * FROM notes").fetchall()  # proven
 
     def find(self, title):
-        return self.conn.execute("SELECT * FROM notes WHERE title = '%s'" % title).fetchall()  # LS902
+        return self.conn.execute("SELECT * FROM notes WHERE title = '%s'" % title).fetchall()  # callers
 
     def cursor(self):
         return self.conn.cursor()

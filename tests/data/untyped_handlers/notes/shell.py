@@ -2,7 +2,7 @@ import subprocess
 
 
 def run(command):
-    return subprocess.run(command, shell=True, capture_output=True)  # LS903
+    return subprocess.run(command, shell=True, capture_output=True)  # callers
 
 
 def run_script(script):
