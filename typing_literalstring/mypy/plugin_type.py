@@ -48,7 +48,7 @@ from typing_literalstring.mypy.marker import (
 from typing_literalstring.mypy.settings import SettingsError, read_settings
 
 if TYPE_CHECKING:
-    from typing_literalstring.mypy.literals import TypeLookup
+    from typing_literalstring.mypy.literal_types import TypeLookup
     from typing_literalstring.mypy.returns import Returns
 
 # The modules that check are imported when mypy first checks a module, not when it starts: a
@@ -249,7 +249,7 @@ class LiteralStringPlugin(Plugin):
     # -- Appendix C: str methods keep literal strings literal ---------------------------------
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         self._note_checker()
-        from typing_literalstring.mypy.literals import STR_METHODS
+        from typing_literalstring.mypy.literal_types import STR_METHODS
 
         if fullname.startswith(_STR_PREFIX) and fullname[len(_STR_PREFIX) :] in STR_METHODS:
             return partial(self._str_method, fullname)
