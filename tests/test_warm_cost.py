@@ -1,4 +1,5 @@
-"""Issue 45: what does not change between two checks is not done again.
+"""Issue 45: what does not change between two checks is not done again, and what one check
+needs of a file is found once.
 
 - mypy keeps a module checked as a probed copy (``--shadow-file``) in its incremental cache
   only if the copy's mtime is the one it recorded: copies written anew on every check had
@@ -10,6 +11,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -18,9 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from typing_literalstring.analysis.statements import imported_packages
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.checkers.base import Invocation
 from typing_literalstring.specs import thirdparty
+from typing_literalstring.specs.stubspec import parse_spec
 
 PYTHON = Path(sys.executable)
 APP = (
@@ -139,3 +143,33 @@ def test_the_coverage_of_installed_packages_is_kept_until_they_change(
     rebuilt = thirdparty.build(PYTHON, "default", cache, {"pymysql"})
     assert rebuilt == first
     assert root.is_dir()
+
+
+def test_the_facts_of_a_file_are_found_once_while_its_tree_lives() -> None:
+    """The callee index asks which packages a file imports for each call on `self`, and
+    walked every node of the file each time (with the call stacks walked once per tree, not
+    per resolver, a tenth of `check`'s own CPU time on huey 2.5.3)."""
+    source = "import sqlite3\n\n\nclass A:\n    def f(self):\n        self.db.execute('x')\n"
+    tree = ast.parse(source)
+    first = imported_packages(tree)
+    assert first == frozenset({"sqlite3"})
+    assert imported_packages(tree) is first
+
+
+def test_a_specification_reads_its_annotations_as_written(tmp_path: Path) -> None:
+    """The specifications are read on every start, their text split into lines once: the
+    annotations come out as `ast.get_source_segment` gives them, on one line or several."""
+    spec = tmp_path / "mod.pyi"
+    spec.write_text(
+        "from typing_extensions import LiteralString\n\n\n"
+        "def run(é: int, sql: LiteralString, args: tuple[\n"
+        "    object, ...\n"
+        "] = ...) -> None: ...\n",
+        encoding="utf-8",
+    )
+    (function,) = parse_spec(spec, "mod.pyi").functions
+    assert [(r.name, r.annotation) for r in function.retypes] == [
+        ("é", "int"),
+        ("sql", "LiteralString"),
+        ("args", "tuple[\n    object, ...\n]"),
+    ]

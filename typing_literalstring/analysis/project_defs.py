@@ -28,6 +28,7 @@ Nothing is imported or run: the modules are only read and parsed.
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Hashable, Iterable, Sequence, Union
@@ -229,31 +230,17 @@ class Callees:
         family = SINK_NAMES[name][0].family if name in SINK_NAMES else ""
         if imported_packages(self._module.tree) & _PROVIDERS.get(family, SINK_PACKAGES):
             return None
-        defined = [
-            Own(self._module.path, item, node.name, node.name)
-            for node in all_statements(self._module.tree)
-            if isinstance(node, ast.ClassDef)
-            for item in node.body
-            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name
-        ]
-        return defined[0] if len(defined) == 1 else None  # two: which one is not known
+        defined = _methods(self._module.tree).get(name, [])
+        if len(defined) != 1:
+            return None  # two: which one is not known
+        cls, item = defined[0]
+        return Own(self._module.path, item, cls, cls)
 
     def _stack(self, call: ast.Call) -> tuple[ast.AST, ...]:
         """The functions and classes around ``call``, outermost first."""
         if self._stacks is None:
-            self._stacks = {}
-            self._walk(self._module.tree, ())
+            self._stacks = _call_stacks(self._module.tree)
         return self._stacks.get(id(call), ())
-
-    def _walk(self, node: ast.AST, stack: tuple[ast.AST, ...]) -> None:
-        assert self._stacks is not None
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Call):
-                self._stacks[id(child)] = stack
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self._walk(child, (*stack, child))
-            else:
-                self._walk(child, stack)
 
     def _name(
         self, module: _Module, name: str, stack: Sequence[ast.AST], depth: int
@@ -517,6 +504,48 @@ def _enclosing_class(stack: Sequence[ast.AST]) -> ast.ClassDef | None:
         ):
             return outer
     return None
+
+
+_Def = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+_METHODS: weakref.WeakKeyDictionary[ast.Module, dict[str, list[tuple[str, _Def]]]] = (
+    weakref.WeakKeyDictionary()
+)
+_STACKS: weakref.WeakKeyDictionary[ast.Module, dict[int, tuple[ast.AST, ...]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _methods(tree: ast.Module) -> dict[str, list[tuple[str, _Def]]]:
+    """The methods of the module's classes by name, each with its class's name: found once
+    while the tree lives (the callee index asks for each call on `self`)."""
+    found = _METHODS.get(tree)
+    if found is None:
+        found = _METHODS[tree] = {}
+        for node in all_statements(tree):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        found.setdefault(item.name, []).append((node.name, item))
+    return found
+
+
+def _call_stacks(tree: ast.Module) -> dict[int, tuple[ast.AST, ...]]:
+    """id() of each call -> the functions and classes around it, outermost first: walked once
+    while the tree lives (the sink looks and the wrappers each resolve the file's calls)."""
+    found = _STACKS.get(tree)
+    if found is None:
+        found = _STACKS[tree] = {}
+        pending: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, ())]
+        while pending:
+            node, stack = pending.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.Call):
+                    found[id(child)] = stack
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    pending.append((child, (*stack, child)))
+                else:
+                    pending.append((child, stack))
+    return found
 
 
 __all__ = ["Callees", "Foreign", "Own", "Project", "Resolved"]

@@ -214,8 +214,7 @@ def looks(
         if isinstance(node, ast.JoinedStr)
         for inner in ast.walk(node)
     }
-    unbound = class_level(tree)
-    enclosing = _enclosing_functions(tree)
+    unbound, enclosing = _places(tree)
     imported = imported_packages(tree)
     names = sink_names(imported)
     aliases = imported_names(tree, None)  # `Template as DjangoTemplate`: its own name counts
@@ -373,23 +372,30 @@ def _unpacked_text(call: ast.Call, name: str) -> ast.expr | None:
     return None
 
 
-def _enclosing_functions(tree: ast.Module) -> dict[int, int]:
-    """id() of each call -> the line of the innermost function that holds it."""
-    found: dict[int, int] = {}
-
-    def visit(node: ast.AST, function: int | None) -> None:
+def _places(tree: ast.Module) -> tuple[set[int], dict[int, int]]:
+    """In one walk: id() of every node whose nearest enclosing function, lambda or class is a
+    class (no name may be bound there with `:=` inside a comprehension; pyright refuses it in
+    the class body itself too), and id() of each call -> the line of the innermost function
+    that holds it."""
+    class_level: set[int] = set()
+    enclosing: dict[int, int] = {}
+    pending: list[tuple[ast.AST, bool, int | None]] = [(tree, False, None)]
+    while pending:
+        node, in_class, function = pending.pop()
         for child in ast.iter_child_nodes(node):
-            inner = (
-                child.lineno
-                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
-                else function
-            )
             if isinstance(child, ast.Call) and function is not None:
-                found[id(child)] = function
-            visit(child, inner)
-
-    visit(tree, None)
-    return found
+                enclosing[id(child)] = function
+            if isinstance(child, ast.ClassDef):
+                pending.append((child, True, function))
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                pending.append((child, False, child.lineno))
+            elif isinstance(child, ast.Lambda):
+                pending.append((child, False, function))
+            else:
+                if in_class:
+                    class_level.add(id(child))
+                pending.append((child, in_class, function))
+    return class_level, enclosing
 
 
 def _literal_constant(node: ast.expr) -> bool:
@@ -432,27 +438,6 @@ def _argv_look(shell: ShellInArgv, instrumented: Instrumented, unbound: set[int]
         wrap=script,
         bind=id(shell.call) not in unbound,
     )
-
-
-def class_level(tree: ast.Module) -> set[int]:
-    """id() of every node whose nearest enclosing function, lambda or class is a class: no name
-    may be bound there with `:=` inside a comprehension (pyright refuses it in the class body
-    itself too)."""
-    found: set[int] = set()
-
-    def visit(node: ast.AST, in_class: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                visit(child, True)
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                visit(child, False)
-            else:
-                if in_class:
-                    found.add(id(child))
-                visit(child, in_class)
-
-    visit(tree, False)
-    return found
 
 
 def _wrapper_look(
