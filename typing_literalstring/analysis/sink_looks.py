@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Sequence
 from typing_literalstring.analysis import own_sinks
 from typing_literalstring.analysis.callees import imported_names
 from typing_literalstring.analysis.project_defs import Callees, Foreign, Own
-from typing_literalstring.analysis.statements import all_nodes, imported_packages
+from typing_literalstring.analysis.statements import all_nodes, all_statements, imported_packages
 from typing_literalstring.analysis.unverified import (
     Instrumented,
     binding_of,
@@ -215,6 +215,7 @@ def looks(
         for inner in ast.walk(node)
     }
     unbound, enclosing = _places(tree)
+    unbound |= _reassigning(tree)
     imported = imported_packages(tree)
     names = sink_names(imported)
     aliases = imported_names(tree, None)  # `Template as DjangoTemplate`: its own name counts
@@ -396,6 +397,30 @@ def _places(tree: ast.Module) -> tuple[set[int], dict[int, int]]:
                     class_level.add(id(child))
                 pending.append((child, in_class, function))
     return class_level, enclosing
+
+
+def _reassigning(tree: ast.Module) -> set[int]:
+    """id() of each call in the value of an assignment to a name the call reads (`rv =
+    Markup(rv)`): a name bound there with `:=` is never revealed by pyright 1.1.414 when the
+    assigned name has no declared type (its type is being inferred from that very value), so
+    such a call is asked about without binding one."""
+    found: set[int] = set()
+    for statement in all_statements(tree):
+        if isinstance(statement, ast.Assign):
+            targets = [n for t in statement.targets for n in ast.walk(t)]
+        elif isinstance(statement, (ast.AugAssign, ast.AnnAssign)) and statement.value:
+            targets = list(ast.walk(statement.target))
+        else:
+            continue
+        assigned = {n.id for n in targets if isinstance(n, ast.Name)}
+        if not assigned or statement.value is None:
+            continue
+        for call in ast.walk(statement.value):
+            if isinstance(call, ast.Call) and any(
+                isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(call)
+            ):
+                found.add(id(call))
+    return found
 
 
 def _literal_constant(node: ast.expr) -> bool:
