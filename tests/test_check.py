@@ -354,7 +354,8 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
     assert [run.returncode for run in runs] == [EXIT_FINDINGS] * 3
     findings = [json.loads(out)["findings"] for out in outputs]
     assert findings[0] == findings[1] == findings[2]
-    names = sorted(p.name for p in cache_dir.iterdir() if p.is_dir() and p.name != "third-party")
+    kept = ("third-party", "third-party-coverage")  # not overlays: checked below
+    names = sorted(p.name for p in cache_dir.iterdir() if p.is_dir() and p.name not in kept)
     # One secret for the probes' names, which every run agreed on (checkers/asking.py).
     assert len((cache_dir / "probe-secret").read_text()) == 16
     # The tightened overlay (and the untightened one, had a sink error needed the comparison),
@@ -364,6 +365,12 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
     # So are the third-party packages' copies (thirdparty.py), where this environment has any.
     entries = list((cache_dir / "third-party").glob("*"))
     assert all((entry / "complete").is_file() for entry in entries), entries
+    # And what they covered, kept for the next check (thirdparty.py): whole files, each
+    # written aside and moved into place, none left half-written.
+    coverage = list((cache_dir / "third-party-coverage").iterdir())
+    assert coverage
+    assert all(c.suffix == ".json" for c in coverage), coverage
+    assert all(isinstance(json.loads(c.read_text()), list) for c in coverage)
 
 
 @pytest.mark.parametrize(

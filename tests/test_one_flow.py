@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.checking import check_project, marked_rules
+from tests.checking import check_project, found_rules, marked_rules
 
 FLOWS = """\
 import sqlite3
@@ -55,3 +55,34 @@ def test_one_flow_one_finding(
     assert walked[0]["through"][0] == "walk(name)"
     popen = [u for u in document["unverified"] if u["line"] == 23]
     assert [u["reason"] for u in popen] == ["not-in-view"]
+
+
+UNTYPED = """\
+import sqlite3
+
+conn = sqlite3.connect(":memory:")
+
+
+def lookup(name):
+    return conn.execute("SELECT * FROM t WHERE name = '%s'" % name).fetchall()
+
+
+def count(table):
+    return conn.execute("SELECT COUNT(*) FROM " + table).fetchone()
+
+
+def main(user: str) -> None:
+    lookup(user)  # LS101
+    count(user)  # LS101
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_one_flow_when_the_whole_text_is_any(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In an unannotated wrapper, pyright types `"..." % name` Unknown as a whole where mypy
+    says `str`, and both type `"..." + table` Any: the whole text's leaves are still only the
+    wrapper's parameter, so its judged callers carry the flow under either checker."""
+    _, document = check_project(name, tmp_path, {"app.py": UNTYPED}, capsys, "--show-unverified")
+    assert found_rules(document) == marked_rules(UNTYPED)

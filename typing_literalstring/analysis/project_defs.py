@@ -43,7 +43,8 @@ from typing_literalstring.analysis.callee_kinds import (
 )
 from typing_literalstring.analysis.callees import dotted_name
 from typing_literalstring.analysis.instance_names import declared_elsewhere, stored_attributes
-from typing_literalstring.analysis.statements import all_statements, imported_packages
+from typing_literalstring.analysis.statements import imported_packages
+from typing_literalstring.analysis.tree_indexes import call_stacks, methods_by_name
 from typing_literalstring.core.project import module_name
 from typing_literalstring.specs.sinks import SINK_NAMES
 
@@ -226,31 +227,17 @@ class Callees:
         family = SINK_NAMES[name][0].family if name in SINK_NAMES else ""
         if imported_packages(self._module.tree) & PROVIDERS.get(family, SINK_PACKAGES):
             return None
-        defined = [
-            Own(self._module.path, item, node.name, node.name)
-            for node in all_statements(self._module.tree)
-            if isinstance(node, ast.ClassDef)
-            for item in node.body
-            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name
-        ]
-        return defined[0] if len(defined) == 1 else None  # two: which one is not known
+        defined = methods_by_name(self._module.tree).get(name, [])
+        if len(defined) != 1:
+            return None  # two: which one is not known
+        cls, item = defined[0]
+        return Own(self._module.path, item, cls, cls)
 
     def _stack(self, call: ast.Call) -> tuple[ast.AST, ...]:
         """The functions and classes around ``call``, outermost first."""
         if self._stacks is None:
-            self._stacks = {}
-            self._walk(self._module.tree, ())
+            self._stacks = call_stacks(self._module.tree)
         return self._stacks.get(id(call), ())
-
-    def _walk(self, node: ast.AST, stack: tuple[ast.AST, ...]) -> None:
-        assert self._stacks is not None
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Call):
-                self._stacks[id(child)] = stack
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self._walk(child, (*stack, child))
-            else:
-                self._walk(child, stack)
 
     def _name(
         self, module: _Module, name: str, stack: Sequence[ast.AST], depth: int

@@ -24,7 +24,7 @@ from typing_literalstring.analysis.sink_texts import (
     text_argument,
     unpacked_text,
 )
-from typing_literalstring.analysis.statements import all_nodes, imported_packages
+from typing_literalstring.analysis.statements import all_nodes, all_statements, imported_packages
 from typing_literalstring.analysis.unverified import Instrumented, composition_parts
 from typing_literalstring.analysis.wrapper_calls import FAMILIES, Wrapper, Wrappers, is_defined_by
 from typing_literalstring.specs.argv_shell import ShellInArgv
@@ -147,8 +147,8 @@ def looks(
         if isinstance(node, ast.JoinedStr)
         for inner in ast.walk(node)
     }
-    unbound = class_level(tree)
-    enclosing = _enclosing_functions(tree)
+    unbound, enclosing = _places(tree)
+    unbound |= _reassigning(tree)
     imported = imported_packages(tree)
     names = sink_names(imported)
     aliases = imported_names(tree, None)  # `Template as DjangoTemplate`: its own name counts
@@ -285,20 +285,53 @@ def _attribute_of(func: ast.expr, name: str) -> ast.expr:
     return ast.copy_location(node, func)
 
 
-def _enclosing_functions(tree: ast.Module) -> dict[int, _Def]:
-    """id() of each call -> the innermost function that holds it."""
-    found: dict[int, _Def] = {}
-
-    def visit(node: ast.AST, function: _Def | None) -> None:
+def _places(tree: ast.Module) -> tuple[set[int], dict[int, _Def]]:
+    """In one walk: id() of every node whose nearest enclosing function, lambda or class is a
+    class (no name may be bound there with `:=` inside a comprehension; pyright refuses it in
+    the class body itself too), and id() of each call -> the innermost function that holds
+    it."""
+    class_level: set[int] = set()
+    enclosing: dict[int, _Def] = {}
+    pending: list[tuple[ast.AST, bool, _Def | None]] = [(tree, False, None)]
+    while pending:
+        node, in_class, function = pending.pop()
         for child in ast.iter_child_nodes(node):
-            inner = (
-                child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
-            )
             if isinstance(child, ast.Call) and function is not None:
-                found[id(child)] = function
-            visit(child, inner)
+                enclosing[id(child)] = function
+            if isinstance(child, ast.ClassDef):
+                pending.append((child, True, function))
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                pending.append((child, False, child))
+            elif isinstance(child, ast.Lambda):
+                pending.append((child, False, function))
+            else:
+                if in_class:
+                    class_level.add(id(child))
+                pending.append((child, in_class, function))
+    return class_level, enclosing
 
-    visit(tree, None)
+
+def _reassigning(tree: ast.Module) -> set[int]:
+    """id() of each call in the value of an assignment to a name the call reads (`rv =
+    Markup(rv)`): a name bound there with `:=` is never revealed by pyright 1.1.414 when the
+    assigned name has no declared type (its type is being inferred from that very value), so
+    such a call is asked about without binding one."""
+    found: set[int] = set()
+    for statement in all_statements(tree):
+        if isinstance(statement, ast.Assign):
+            targets = [n for t in statement.targets for n in ast.walk(t)]
+        elif isinstance(statement, (ast.AugAssign, ast.AnnAssign)) and statement.value:
+            targets = list(ast.walk(statement.target))
+        else:
+            continue
+        assigned = {n.id for n in targets if isinstance(n, ast.Name)}
+        if not assigned or statement.value is None:
+            continue
+        for call in ast.walk(statement.value):
+            if isinstance(call, ast.Call) and any(
+                isinstance(n, ast.Name) and n.id in assigned for n in ast.walk(call)
+            ):
+                found.add(id(call))
     return found
 
 
@@ -342,27 +375,6 @@ def _argv_look(shell: ShellInArgv, instrumented: Instrumented, unbound: set[int]
         wrap=script,
         bind=id(shell.call) not in unbound,
     )
-
-
-def class_level(tree: ast.Module) -> set[int]:
-    """id() of every node whose nearest enclosing function, lambda or class is a class: no name
-    may be bound there with `:=` inside a comprehension (pyright refuses it in the class body
-    itself too)."""
-    found: set[int] = set()
-
-    def visit(node: ast.AST, in_class: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                visit(child, True)
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                visit(child, False)
-            else:
-                if in_class:
-                    found.add(id(child))
-                visit(child, in_class)
-
-    visit(tree, False)
-    return found
 
 
 def _wrapper_look(

@@ -56,7 +56,7 @@ from typing_literalstring.analysis.sink_findings import (
     unverified_finding,
 )
 from typing_literalstring.analysis.sink_looks import Look
-from typing_literalstring.analysis.unverified import Instrumented
+from typing_literalstring.analysis.unverified import Instrumented, composition_parts
 from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.analysis.wrapper_flows import annotation_hint, through_chain
 from typing_literalstring.checkers import type_text
@@ -422,10 +422,12 @@ def _leaf_parameters(
     parts: Sequence[ast.expr], instrumented: Instrumented
 ) -> frozenset[str] | None:
     """The parameters of the call's function that are all the not literal leaves of its text
-    (``parts``; a name assigned in view is no leaf: its value's parts are parts too); None
-    when another leaf is not literal (an attribute, a call, a global)."""
+    (``parts``; a name assigned in view is no leaf: its value's parts are parts too; a part
+    that is itself a composition, such as the whole text `"..." % title` that pyright types
+    Unknown where mypy says `str`, has its own parts for leaves); None when another leaf is not
+    literal (an attribute, a call, a global)."""
     found: set[str] = set()
-    for part in parts:
+    for part in (leaf for whole in parts for leaf in composition_parts(whole)):
         if not isinstance(part, ast.Name):
             return None
         binding = binding_of(part, instrumented.scopes.get(id(part), []))

@@ -18,14 +18,12 @@ from typing import ClassVar, Mapping, Sequence
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import JUDGED, Answer, Probe
 from typing_literalstring.checkers.out_of_memory import OUT_OF_MEMORY, CheckerOutOfMemoryError
-
-# Diagnostic, Invocation, Refusal and absolute_path are also imported from here by the mypy
-# adapter (checkers/mypy.py).
-from typing_literalstring.checkers.run_values import Diagnostic as Diagnostic
-from typing_literalstring.checkers.run_values import Invocation as Invocation
-from typing_literalstring.checkers.run_values import Refusal as Refusal
-from typing_literalstring.checkers.run_values import RunResult
-from typing_literalstring.checkers.run_values import absolute_path as absolute_path
+from typing_literalstring.checkers.run_values import (
+    Diagnostic,
+    Invocation,
+    Refusal,
+    RunResult,
+)
 from typing_literalstring.core.errors import CheckerFailedError, CheckerNotFoundError
 from typing_literalstring.core.processes import (
     HIGHEST_SIGNAL,

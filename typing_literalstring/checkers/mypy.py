@@ -3,6 +3,7 @@ with our own ``sys.path``; JSON output."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -13,13 +14,8 @@ from typing import Sequence
 
 from typing_literalstring.checkers import mypy_config
 from typing_literalstring.checkers.asking import JUDGED, Probe
-from typing_literalstring.checkers.base import (
-    Checker,
-    Diagnostic,
-    Invocation,
-    Refusal,
-    absolute_path,
-)
+from typing_literalstring.checkers.base import Checker
+from typing_literalstring.checkers.run_values import Diagnostic, Invocation, Refusal, absolute_path
 from typing_literalstring.core.errors import CheckerNotFoundError
 from typing_literalstring.core.interpreter import interpreter_for
 
@@ -137,6 +133,7 @@ class Mypy(Checker):
         if run.platform is not None:
             command.append(f"--platform={run.platform}")
         for original, copy in _without_init_imports(run).items():
+            _stable_mtime(copy)
             command += ["--shadow-file", str(original), str(copy)]
         command.extend(str(f) for f in run.files)
         # MYPYPATH comes before the configuration's mypy_path, which keeps working.
@@ -225,11 +222,37 @@ class MypyPlugin(Mypy):
     def command(self, run: Invocation) -> tuple[list[str], dict[str, str]]:
         command, env = super().command(run)
         if run.project is None:
-            # Isolated: a configuration that holds nothing but the plugin.
+            # Isolated: a configuration that holds nothing but the plugin, which infers the
+            # return types of the project's unannotated functions as pyright does
+            # (typing_literalstring/mypy/returns.py), so that a sink reached through one is
+            # judged under mypy too.
             config = run.workdir / "mypy-plugin.ini"
-            config.write_text(f"[mypy]\nplugins = {self.plugin_module}\n", encoding="utf-8")
+            config.write_text(
+                f"[mypy]\nplugins = {self.plugin_module}\n\n"
+                "[typing_literalstring]\ninfer_return_types = true\n",
+                encoding="utf-8",
+            )
             command[command.index("--config-file=")] = f"--config-file={config}"
         return command, env
+
+
+# mypy 2.4 takes a cached module as fresh when its file's size and mtime match the cache's; else
+# it compares the hash of the file's text with the cached one.  For a module read from a shadow
+# file it takes the size and mtime of the shadow but hashes the original (build.validate_meta):
+# a copy written anew on every check never matched, and every file holding a sink call was
+# checked again on every run.  Its mtime, read from its own text, is the same on every run
+# while the text is, and changes with it (the size is compared too).
+_EPOCH = 1_000_000_000  # 2001: no file of the project's is compared with it
+
+
+def _stable_mtime(copy: Path) -> None:
+    """Give ``copy`` an mtime that depends on its text alone."""
+    try:
+        digest = hashlib.sha256(copy.read_bytes()).digest()
+        stamp = _EPOCH + int.from_bytes(digest[:4], "big")
+        os.utime(copy, (stamp, stamp))
+    except OSError:
+        return  # mypy compares the text instead: slower, as correct
 
 
 # `from .__init__ import __version__` (litecli 1.17.1, pgcli 4.7.1): mypy reaches the package's

@@ -42,7 +42,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from typing_literalstring.mypy.literals import any_type
+from typing_literalstring.mypy.literal_types import any_type
 from typing_literalstring.mypy.marker import (
     bad_type_arguments,
     callable_has_mark,

@@ -42,7 +42,8 @@ from mypy.types import (
 )
 
 from typing_literalstring.mypy.in_fact import source_facts
-from typing_literalstring.mypy.literals import STR_METHODS, Literalness, iterable_of_literals
+from typing_literalstring.mypy.literal_types import STR_METHODS, iterable_of_literals
+from typing_literalstring.mypy.literals import Literalness
 from typing_literalstring.mypy.marker import (
     accepts,
     compatible,

@@ -15,11 +15,11 @@ import hashlib
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Callable, Dict, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Callable, Dict, Optional, Tuple, TypeVar, Union
 
 from mypy.checker import TypeChecker
 from mypy.checker_state import checker_state
-from mypy.nodes import Expression, MypyFile, TypeAlias, TypeInfo
+from mypy.nodes import Expression, FuncDef, MypyFile, TypeAlias, TypeInfo
 from mypy.options import Options
 from mypy.plugin import (
     AnalyzeTypeContext,
@@ -36,10 +36,6 @@ from mypy.typeanal import TypeAnalyser
 from mypy.types import CallableType, FunctionLike, Overloaded, Type, get_proper_type
 
 from typing_literalstring import __version__
-from typing_literalstring.mypy.checks import ModuleCheck, needs_check
-from typing_literalstring.mypy.constants import mark_literal_constants
-from typing_literalstring.mypy.hooks import literal_overload_filter, str_method_result
-from typing_literalstring.mypy.literals import STR_METHODS, Literalness, TypeLookup
 from typing_literalstring.mypy.marker import (
     ALIAS,
     LITERAL_STRING,
@@ -49,11 +45,19 @@ from typing_literalstring.mypy.marker import (
     remember_alias,
     requires_literal,
 )
-from typing_literalstring.mypy.reveal import probe_function, reveal_note
 from typing_literalstring.mypy.settings import SettingsError, read_settings
+
+if TYPE_CHECKING:
+    from typing_literalstring.mypy.literal_types import TypeLookup
+    from typing_literalstring.mypy.returns import Returns
+
+# The modules that check are imported when mypy first checks a module, not when it starts: a
+# run that takes every module from its cache (a warm `check` of an unchanged project) checks
+# none, and importing them cost a fifth of what mypy itself took on such a run.
 
 _STR_PREFIX = "builtins.str."
 SigContext = TypeVar("SigContext", FunctionSigContext, MethodSigContext)
+CallContext = Union[FunctionContext, MethodContext]
 Hook = Callable[..., object]
 _HookCache = Dict[Tuple[str, str], Optional[Hook]]
 
@@ -99,6 +103,12 @@ class LiteralStringPlugin(Plugin):
         self._next_hooks: _HookCache = {}
         self._overloads: dict[str, bool] = {}
         self._constants_marked: set[str] = set()
+        self._inferred: Returns | None = None
+        # mypy asks for this once per module it loads, cached ones too: made once.
+        self._config_data: dict[str, object] = {
+            **self.settings.as_json(),
+            "typing_literalstring": f"{__version__}+{source_digest(_PACKAGE)}",
+        }
 
     def report_config_data(self, ctx: ReportConfigContext) -> dict[str, object]:
         """The settings, our version and a digest of our code go into mypy's cache metadata:
@@ -110,10 +120,7 @@ class LiteralStringPlugin(Plugin):
         cache holds them."""
         if not ctx.is_check:
             self._before_caching(ctx.id)
-        return {
-            **self.settings.as_json(),
-            "typing_literalstring": f"{__version__}+{source_digest(_PACKAGE)}",
-        }
+        return self._config_data
 
     # -- LiteralString becomes the marker -----------------------------------------------------
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
@@ -127,7 +134,38 @@ class LiteralStringPlugin(Plugin):
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         self._note_checker()
-        return reveal_note if probe_function(fullname) == "reveal" else None
+        from typing_literalstring.mypy.reveal import probe_function, reveal_note
+
+        if probe_function(fullname) == "reveal":
+            return reveal_note
+        return self._inferred_return("get_function_hook", fullname, method=False)
+
+    # -- the project's unannotated functions (setting infer_return_types) ----------------------
+    @property
+    def _returns(self) -> Returns | None:
+        """The return types inferred in this run, when the setting asks for them."""
+        if self._inferred is None and self.settings.infer_return_types:
+            from typing_literalstring.mypy.returns import Returns
+
+            self._inferred = Returns(self.lookup_fully_qualified, lambda: self._modules or {})
+        return self._inferred
+
+    def _inferred_return(
+        self, getter: str, fullname: str, method: bool
+    ) -> Callable[[CallContext], Type] | None:
+        returns = self._returns
+        func = returns.function(fullname, method) if returns is not None else None
+        return None if func is None else partial(self._inferred_call, getter, fullname, func)
+
+    def _inferred_call(self, getter: str, fullname: str, func: FuncDef, ctx: CallContext) -> Type:
+        following = self._next_hook(ctx.api, getter, fullname)
+        if following is not None:
+            returned = following(ctx)  # a plugin listed after ours knows this call better
+            return returned if isinstance(returned, Type) else ctx.default_return_type
+        returns = self._returns
+        assert returns is not None
+        self._find_alias()  # a function returning only literals returns LiteralString
+        return returns.call_type(func, ctx)
 
     def get_attribute_hook(self, fullname: str) -> Callable[[AttributeContext], Type] | None:
         self._note_checker()
@@ -144,6 +182,8 @@ class LiteralStringPlugin(Plugin):
         self._find_alias()
         checker = self._checkers.pop(file.fullname, None)
         if checker is None:
+            from typing_literalstring.mypy.checks import needs_check
+
             if not needs_check(file):
                 # Nothing to report here, but its literal constants matter to its importers.
                 self._mark_constants(file, _no_types)
@@ -156,6 +196,8 @@ class LiteralStringPlugin(Plugin):
             self._mark_constants(file, _no_types)
             return set()
         try:
+            from typing_literalstring.mypy.checks import ModuleCheck
+
             self._mark_constants(file, _type_map(checker))
             ModuleCheck(checker, file, self.settings).run()
         except Exception as error:  # report, never crash mypy or stop checking silently
@@ -181,6 +223,14 @@ class LiteralStringPlugin(Plugin):
         self._mark_constants(
             file, _type_map(checker) if checker is not None and noted else _no_types
         )
+        returns = self._returns
+        if returns is not None:
+            # The inferred return types go into the cache with the module (returns.py).
+            if checker is None or not noted:
+                checker = _checker_of(file)
+            if checker is not None:
+                self._find_alias()
+                returns.store(file, checker)
 
     def _mark_constants(self, file: MypyFile, types: TypeLookup) -> None:
         """Mark the module's literal constants (``constants.py``), once per run: whether
@@ -191,14 +241,19 @@ class LiteralStringPlugin(Plugin):
             return
         self._constants_marked.add(file.fullname)
         self._find_alias()
+        from typing_literalstring.mypy.constants import mark_literal_constants
+        from typing_literalstring.mypy.literals import Literalness
+
         mark_literal_constants(file, Literalness(types))
 
     # -- Appendix C: str methods keep literal strings literal ---------------------------------
     def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
         self._note_checker()
+        from typing_literalstring.mypy.literal_types import STR_METHODS
+
         if fullname.startswith(_STR_PREFIX) and fullname[len(_STR_PREFIX) :] in STR_METHODS:
             return partial(self._str_method, fullname)
-        return None
+        return self._inferred_return("get_method_hook", fullname, method=True)
 
     def _str_method(self, fullname: str, ctx: MethodContext) -> Type:
         following = self._next_hook(ctx.api, "get_method_hook", fullname)
@@ -207,6 +262,8 @@ class LiteralStringPlugin(Plugin):
             if isinstance(returned, Type):
                 ctx = ctx._replace(default_return_type=returned)
         self._find_alias()
+        from typing_literalstring.mypy.hooks import str_method_result
+
         return str_method_result(fullname[len(_STR_PREFIX) :], ctx)
 
     def _find_alias(self) -> None:
@@ -242,6 +299,8 @@ class LiteralStringPlugin(Plugin):
             if not isinstance(signature, CallableType):
                 return signature if isinstance(signature, FunctionLike) else ctx.default_signature
             ctx = ctx._replace(default_signature=signature)
+        from typing_literalstring.mypy.hooks import literal_overload_filter
+
         return literal_overload_filter(ctx, self.settings.disallow_any)
 
     def _has_literal_overloads(self, fullname: str, method: bool) -> bool:

@@ -31,6 +31,10 @@ class SettingsError(Exception):
 class Settings:
     disallow_any: bool = False
     shell_argv: bool = False
+    # check's own run: calls of the project's unannotated functions get the type their
+    # returns have, as pyright infers it (returns.py).  Off for a team's mypy: it changes
+    # types that have nothing to do with LiteralString.
+    infer_return_types: bool = False
 
     def as_json(self) -> dict[str, bool]:
         return asdict(self)

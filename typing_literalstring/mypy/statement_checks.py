@@ -36,7 +36,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from typing_literalstring.mypy.literals import any_type
+from typing_literalstring.mypy.literal_types import any_type
 from typing_literalstring.mypy.marker import (
     accepts,
     contains_mark,

@@ -42,7 +42,8 @@ from mypy.types import (
 )
 
 from typing_literalstring.mypy.in_fact import source_facts
-from typing_literalstring.mypy.literals import Literalness, any_type
+from typing_literalstring.mypy.literal_types import any_type
+from typing_literalstring.mypy.literals import Literalness
 from typing_literalstring.mypy.marker import (
     LITERAL_STRING,
     Substitution,

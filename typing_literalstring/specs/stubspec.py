@@ -209,8 +209,32 @@ def load_specs(directory: Path | None = None) -> list[ModuleSpec]:
     return sorted(specs, key=lambda spec: spec.target)
 
 
+class _Text:
+    """A specification's text, split into lines once: ``ast.get_source_segment`` splits the
+    whole text again for each node, and the specifications are read on every start."""
+
+    def __init__(self, source: str) -> None:
+        self.ended: list[str] = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", source)
+        self.lines = source.splitlines()
+
+    def segment(self, node: ast.AST) -> str | None:
+        """The node's text, as ``ast.get_source_segment`` gives it."""
+        first: int | None = getattr(node, "lineno", None)
+        last: int | None = getattr(node, "end_lineno", None)
+        start: int | None = getattr(node, "col_offset", None)
+        end: int | None = getattr(node, "end_col_offset", None)
+        if first is None or last is None or start is None or end is None:
+            return None
+        if first == last:
+            return self.ended[first - 1].encode()[start:end].decode()
+        head = self.ended[first - 1].encode()[start:].decode()
+        tail = self.ended[last - 1].encode()[:end].decode()
+        return "".join([head, *self.ended[first : last - 1], tail])
+
+
 def parse_spec(path: Path, target: str) -> ModuleSpec:
     source = path.read_text(encoding="utf-8")
+    text = _Text(source)
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as error:
@@ -223,22 +247,22 @@ def parse_spec(path: Path, target: str) -> ModuleSpec:
             if node.module.split(".")[0] != "typing_literalstring":
                 imports.extend(Import(node.module, alias.name) for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions.append(_function_spec(path, source, node, owner=None))
+            functions.append(_function_spec(path, text, node, owner=None))
         elif isinstance(node, ast.Assign) and _is_type_variable(node):
             # A type variable the replaced definitions need: added as written.
-            segment = ast.get_source_segment(source, node)
+            segment = text.segment(node)
             if segment is None:  # pragma: no cover - ast always has positions for parsed source
                 raise SpecError(f"{path}:{node.lineno}: cannot read the assignment")
             added.append(segment)
         elif isinstance(node, ast.ClassDef) and _decorated_added(node):
-            segment = ast.get_source_segment(source, node)
+            segment = text.segment(node)
             if segment is None:  # pragma: no cover - ast always has positions for parsed source
                 raise SpecError(f"{path}:{node.lineno}: cannot read the class")
             added.append(segment)
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    functions.append(_function_spec(path, source, item, owner=node.name))
+                    functions.append(_function_spec(path, text, item, owner=node.name))
                 elif not _is_docstring_or_ellipsis(item):
                     raise SpecError(f"{path}:{item.lineno}: only methods may stand in a class")
         elif not _is_docstring_or_ellipsis(node):
@@ -268,7 +292,7 @@ def _is_docstring_or_ellipsis(node: ast.stmt) -> bool:
 
 
 def _function_spec(
-    path: Path, source: str, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None
+    path: Path, source: _Text, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str | None
 ) -> FunctionSpec:
     condition = ALWAYS
     optional = False
@@ -306,7 +330,7 @@ def _function_spec(
     for argument in all_parameters(node):
         if argument.annotation is None:
             continue
-        text = ast.get_source_segment(source, argument.annotation)
+        text = source.segment(argument.annotation)
         if text is None:  # pragma: no cover - ast always has positions for parsed source
             raise SpecError(f"{path}:{argument.lineno}: cannot read the annotation")
         position = positional_only.index(argument.arg) if argument.arg in positional_only else None
@@ -323,7 +347,7 @@ def _function_spec(
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
         lines = [
             line
-            for number, line in enumerate(source.splitlines()[first - 1 : node.end_lineno], first)
+            for number, line in enumerate(source.lines[first - 1 : node.end_lineno], first)
             if not any(
                 d.lineno == number
                 and isinstance(d, ast.Name)

@@ -18,13 +18,14 @@ or whose base no longer matches a specification, is not covered, and ``check`` s
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from typing_literalstring import __version__
 from typing_literalstring.core import interpreter
@@ -99,9 +100,83 @@ def build(
     was not.  With ``imports`` (the top-level names the checked files import), only the
     packages those reach, directly or through the requirements of what they import."""
     sites = site_packages(python)
+    kept = cache_root(cache_dir) / _COVERAGE
+    key = _coverage_key(sites, profile, imports)
+    known = _known_coverage(kept, key)
+    if known is not None:
+        if progress is not None:
+            progress(len(known), len(known))
+        return known
     wanted = None if imports is None else Installed(sites).reachable(imports)
     cache = cache_root(cache_dir) / "third-party"
-    return build_from(sites, profile, cache, wanted=wanted, progress=progress)
+    coverage = build_from(sites, profile, cache, wanted=wanted, progress=progress)
+    _remember_coverage(kept, key, coverage)
+    return coverage
+
+
+# -- what was covered, kept for the next check ------------------------------------------------
+# Finding what a check tightens reads every installed distribution's metadata and parses our
+# specifications: a tenth of a warm check, the same answer while nothing below changes.  It is
+# kept in the cache under a key made of what the answer depends on, read cheaply: the
+# site-packages folders' listings of distributions (with their mtimes: an upgrade, an install or
+# a removal changes them), our specifications' and builders' files (size, mtime), our version,
+# the profile and the names the checked files import.  A kept answer whose overlays are gone
+# is built again.
+_COVERAGE = "third-party-coverage"  # a folder of the cache root
+
+
+def _stamp(path: Path) -> str:
+    try:
+        found = path.stat()
+    except OSError:
+        return f"{path}:-"
+    return f"{path}:{found.st_size}:{found.st_mtime_ns}"
+
+
+def _coverage_key(sites: Sequence[Path], profile: str, imports: Iterable[str] | None) -> str:
+    digest = hashlib.sha256(f"{__version__}\0{profile}\0".encode())
+    digest.update("\0".join(sorted(imports)).encode() if imports is not None else b"\1")
+    for site in sites:
+        digest.update(f"\0{_stamp(site)}".encode())
+        try:
+            entries = sorted(e.name for e in os.scandir(site) if e.name.endswith(".dist-info"))
+        except OSError:
+            entries = []
+        for name in entries:
+            digest.update(f"\0{_stamp(site / name)}".encode())
+    for path in [*sorted(specs_dir().rglob("*.pyi")), *_BUILDERS]:
+        digest.update(f"\0{_stamp(path)}".encode())
+    return digest.hexdigest()[:24]
+
+
+def _coverage(item: dict[str, Any]) -> Coverage:
+    """A ``Coverage`` read back from its JSON form."""
+    root = item.pop("root", None)
+    return Coverage(**item, root=Path(str(root)) if root else None)
+
+
+def _known_coverage(folder: Path, key: str) -> list[Coverage] | None:
+    """The coverage kept under ``key``, if every overlay it names is still complete."""
+    try:
+        kept = json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))
+        coverage = [_coverage(item) for item in kept]
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    if any(c.root is not None and not (c.root / _COMPLETE).is_file() for c in coverage):
+        return None
+    return coverage
+
+
+def _remember_coverage(folder: Path, key: str, coverage: Sequence[Coverage]) -> None:
+    items = [{**asdict(c), "root": str(c.root) if c.root else None} for c in coverage]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".coverage-")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            json.dump(items, out)
+        os.replace(temporary, folder / f"{key}.json")
+    except OSError:
+        return  # an unwritable cache: found again on the next check
 
 
 def build_from(
