@@ -86,10 +86,15 @@ _MYPY_STYLE_LINE = re.compile(
 )
 
 
-def mypy_style_diagnostics(stdout: str, cwd: Path) -> list[Diagnostic]:
+def mypy_style_diagnostics(
+    stdout: str, cwd: Path, pattern: re.Pattern[str] = _MYPY_STYLE_LINE
+) -> list[Diagnostic]:
+    """The diagnostics of a checker that writes one per line as ``path:line:column: severity
+    ...`` (mypy, zuban; ty's concise output with its own ``pattern``), each a match of
+    ``pattern``'s named groups."""
     diagnostics: list[Diagnostic] = []
     for line in stdout.splitlines():
-        match = _MYPY_STYLE_LINE.match(line)
+        match = pattern.match(line)
         if match is not None:
             diagnostics.append(
                 Diagnostic(

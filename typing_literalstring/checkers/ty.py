@@ -7,7 +7,11 @@ from pathlib import Path
 
 from typing_literalstring.checkers.base import Checker
 from typing_literalstring.checkers.pyright import TYPESHED_DONORS
-from typing_literalstring.checkers.run_values import Diagnostic, Invocation, absolute_path
+from typing_literalstring.checkers.run_values import (
+    Diagnostic,
+    Invocation,
+    mypy_style_diagnostics,
+)
 
 _TY_LINE = re.compile(
     r"^(?P<path>[^\n:]+):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|info)"
@@ -45,22 +49,4 @@ class Ty(Checker):
         return [*command, *(str(f) for f in run.files)], {}
 
     def parse(self, stdout: str, cwd: Path) -> list[Diagnostic]:
-        diagnostics: list[Diagnostic] = []
-        for line in stdout.splitlines():
-            match = _TY_LINE.match(line)
-            if match is not None:
-                diagnostics.append(
-                    Diagnostic(
-                        path=absolute_path(match["path"], cwd),
-                        line=int(match["line"]),
-                        column=int(match["column"]),
-                        severity=match["severity"],
-                        message=match["message"],
-                        code=match["code"],
-                    )
-                )
-        return diagnostics
-
-
-# The end of mypy's (and zuban's) summary: "Success: no issues found in 3 source files",
-# "Found 2 errors in 1 file (checked 3 source files)".
+        return mypy_style_diagnostics(stdout, cwd, _TY_LINE)
