@@ -727,6 +727,28 @@ def plugin_cost(projects: dict[str, Path], reps: int, work: Path) -> list[str]:
     return lines
 
 
+def kept_sections(previous: str) -> str:
+    """The sections of ``previous`` that other scripts write, to append to a regenerated file:
+    each of KEPT_HEADINGS up to the next section, and each section between a script's begin
+    and end markers (scripts/unseen.py, scripts/server_benchmark.py), markers included, so
+    that script can replace its own again."""
+    text = ""
+    for heading in KEPT_HEADINGS:
+        kept = previous.find(heading)
+        if kept >= 0 and not _marked(previous, kept):
+            end = previous.find("\n## ", kept + len(heading))
+            text += "\n" + previous[kept : end if end >= 0 else len(previous)].rstrip("\n") + "\n"
+    for block in re.finditer(r"<!-- (scripts/\S+): begin -->.*?<!-- \1: end -->", previous, re.S):
+        text += "\n" + block.group(0) + "\n"
+    return text
+
+
+def _marked(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` is inside a section between a script's markers."""
+    begin = text.rfind(": begin -->", 0, at)
+    return begin >= 0 and text.find(": end -->", begin) > at
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--detection", action="store_true", help="only the detection benchmark")
@@ -817,11 +839,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The sections other scripts write are kept as they were: the held-out CVEs
     # (scripts/cve_benchmark.py --write) and the language server's (scripts/server_benchmark.py).
     previous = args.out.read_text("utf-8") if args.out.exists() else ""
-    for heading in KEPT_HEADINGS:
-        kept = previous.find(heading)
-        if kept >= 0:
-            end = previous.find("\n## ", kept + len(heading))
-            text += "\n" + previous[kept : end if end >= 0 else len(previous)].rstrip("\n") + "\n"
+    text += kept_sections(previous)
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0

@@ -144,3 +144,28 @@ def test_each_false_alarm_is_fixed_by_its_twin(name: str, tmp_path: Path) -> Non
         "sql/027_loop_literal_fragments_params.py",
     }
     assert {t.case for t in originals if flagged[t.path.resolve()] == 0} == others_only
+
+
+def test_a_regenerated_file_keeps_the_sections_other_scripts_write() -> None:
+    """`scripts/benchmark.py` rewrites BENCHMARKS.md: the CVE section and the sections between
+    scripts/unseen.py's and scripts/server_benchmark.py's markers stay whole (before, the
+    unseen projects' section was dropped and the server's lost its begin marker)."""
+    from scripts.benchmark import CVE_HEADING, kept_sections
+
+    unseen = (
+        "<!-- scripts/unseen.py: begin -->\n## Findings on projects the tool was not tuned on\n"
+        "\n| a |\n<!-- scripts/unseen.py: end -->"
+    )
+    server = (
+        "<!-- scripts/server_benchmark.py: begin -->\n## Language server\n\ntimes\n"
+        "<!-- scripts/server_benchmark.py: end -->"
+    )
+    previous = (
+        f"# Benchmarks\n\n## Detection\n\nold\n\n{CVE_HEADING}\n\ncves\n\n{unseen}\n\n{server}\n"
+    )
+    kept = kept_sections(previous)
+    assert f"{CVE_HEADING}\n\ncves" in kept
+    assert unseen in kept
+    assert server in kept
+    assert "old" not in kept
+    assert kept.count("## Language server") == 1
