@@ -439,13 +439,20 @@ def test_the_shipped_labels_hold_on_the_published_results() -> None:
     assert verdict("sqlite-utils", "sqlite_utils/db.py:3881") == ("real", "injection")
     assert verdict("beets", "beetsplug/advancedrewrite.py:92") == ("real", "lost log record")
     assert verdict("beets", "beetsplug/advancedrewrite.py:118") == ("real", "lost log record")
-    assert verdict("datasette", "datasette/views/database.py:511") == (
-        "mistake", "literal in fact")  # fmt: skip
+    # A literal the checker lost is the tool's mistake, or no finding at all once the tool
+    # keeps it (datasette's show_hide_hidden, chosen among literals by if/else, is proven now).
+    if ("datasette", "datasette/views/database.py", 511) in by_place:
+        assert verdict("datasette", "datasette/views/database.py:511") == (
+            "mistake", "literal in fact")  # fmt: skip
     assert verdict("borgmatic", "borgmatic/execute.py:777") == ("mistake", "unreached path")
-    rediscli = by_place[("flask-admin", "flask_admin/contrib/rediscli.py", 139)].key
-    assert ("flask-admin", "flask_admin/contrib/rediscli.py", 201) in {
-        k[:3] for k in assessed.folded[rediscli]
-    }
+    # The Redis console's markup injection is one flow, at the call that passes the error: the
+    # inner Markup call of RedisCli._error is counted with it, or no longer reported apart.
+    assert verdict("flask-admin", "flask_admin/contrib/rediscli.py:201") == ("real", "injection")
+    inner = by_place.get(("flask-admin", "flask_admin/contrib/rediscli.py", 139))
+    if inner is not None:
+        assert ("flask-admin", "flask_admin/contrib/rediscli.py", 201) in {
+            k[:3] for k in assessed.folded[inner.key]
+        }
     for found in assessed.flows():  # every rule's claim holds for what it labels
         label = assessed.label(found)
         assert label is not None
