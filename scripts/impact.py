@@ -6,10 +6,12 @@ LiteralString.  This runs `typing-literalstring check` on the projects of
 benchmarks/impact/projects.toml, each its pinned sdist from PyPI in a virtual environment of its
 own with its dependencies (so imports resolve as they do for its developers), with pyright and
 with mypy (our plugin).  Each run is in the strict profile; the default profile's findings are
-the same run's less LS302, for the two profiles differ only in the logging condition (a literal
-message even without formatting arguments, specs/tighten.py).  Every SQL, shell, template and
-markup call is counted by its outcome (proven literal, a finding, unverified), per sink API.
-ruff's and bandit's comparable rules run on the same trees.
+the same run's less the strict-only ones (LS302, and an LS9xx finding at a log call without
+formatting arguments: impact_facts.strict_only), for the two profiles differ only in the
+logging condition (a literal message even without formatting arguments, specs/tighten.py).
+Every SQL, shell, template and markup call is counted by its outcome (proven literal, a
+finding, unverified), per sink API.  ruff's and bandit's comparable rules run on the same
+trees.
 
 Each project's findings are published with their facts (the statement, its scope, the
 non-literal parts of its text, a log call's arguments and logger: impact_facts.py) in

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from scripts.impact_facts import callee_name
+from scripts.impact_facts import callee_name, strict_only
 from scripts.impact_labels import Label, Labels, Match, literal_contradiction
 from scripts.impact_model import Found, Key, ProjectResult
 
@@ -75,6 +75,16 @@ class Assessment:
     def verdict(self, found: Found) -> str:
         label = self.label(found)
         return label.verdict if label is not None else UNLABELLED
+
+    def strict_only(self, found: Found) -> bool:
+        """Whether the finding is the strict profile's alone (impact_facts.strict_only)."""
+        return strict_only(found, self.facts.get(found.key, {}))
+
+    def default(self, findings: Sequence[Found]) -> list[Found]:
+        """The default profile's findings among ``findings``: the strict run's are a superset,
+        for the profiles differ only in asking for a literal log message without formatting
+        arguments."""
+        return [f for f in findings if not self.strict_only(f)]
 
     def flows(self, findings: Sequence[Found] | None = None) -> list[Found]:
         """The findings that are flows (not an inner call counted with its callers)."""

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from scripts.impact_logging import LogOrigins
 from scripts.impact_model import Found
 from scripts.impact_source import Binding, Module, Project, resolve
+from typing_literalstring.specs.sinks import LOGGING, LOGGING_MESSAGE, has_format_arguments
 
 if TYPE_CHECKING:
     from typing import Callable
@@ -67,7 +68,28 @@ LITERAL_FUNCTIONS = frozenset({"dedent", "str"})
 # Where the text of a sink call is when it is passed by keyword.
 TEXT_KEYWORDS = ("sql", "query", "statement", "source", "cmd", "command", "args", "msg", "s",
                  "text", "format_string", "value", "base", "object")  # fmt: skip
-LOG_RULES = ("LS301", "LS302")
+LOG_RULES = (LOGGING.id, LOGGING_MESSAGE.id)  # LS301, LS302
+
+
+def is_log_finding(found: Found) -> bool:
+    """A finding at a logging call: LS301 or LS302, or an LS9xx (the text is unverified)
+    whose API is a logging method's (``logging debug (Logger, LoggerAdapter or module)``,
+    ``logging.Logger.debug``)."""
+    return found.rule in LOG_RULES or (
+        found.rule.startswith("LS9") and found.api.startswith("logging")
+    )
+
+
+def strict_only(found: Found, facts: Mapping[str, object]) -> bool:
+    """Whether the finding is the strict profile's alone: an LS302, or an LS9xx finding at a
+    logging call with no formatting argument after its message (its facts' ``log_arguments``
+    is 0, by the tool's own test, ``has_format_arguments``).  The default profile asks
+    nothing of a log message without arguments (its call is no sink there), so a finding
+    there, whatever the checker made of the message, is one the strict profile alone has."""
+    if found.rule == LOGGING_MESSAGE.id:
+        return True
+    return found.rule.startswith("LS9") and is_log_finding(found) and (
+        facts.get("log_arguments") == 0)  # fmt: skip
 
 
 class Parts:
@@ -272,8 +294,9 @@ class Reader:
         """``statement`` (its code, as the file has it), ``scope`` (``Class.method``), and
         where the sink call is found: ``callee`` (as written), ``text`` (the non-literal parts
         of its text, sorted; of every argument when it is the project's own wrapper), and for
-        a log call ``log_arguments`` (how many formatting arguments follow the message; -1 for
-        ``*args``) and ``logger`` (impact_logging.py)."""
+        a log call (an LS301, LS302 or LS9xx finding at one: ``is_log_finding``)
+        ``log_arguments`` (how many formatting arguments follow the message; -1 for ``*args``)
+        and ``logger`` (impact_logging.py)."""
         module = self.project.modules.get(found.file)
         if module is None:
             return {}
@@ -290,7 +313,7 @@ class Reader:
         arguments = text_arguments(call, found, named)
         if arguments:
             out["text"] = sorted(_union(self.parts.of(module, a) for a in arguments))
-        if found.rule in LOG_RULES:
+        if is_log_finding(found):
             out["log_arguments"] = log_arguments(call)
             out["logger"] = self.logging.of(module, call)
         return out
@@ -361,17 +384,19 @@ def text_arguments(call: ast.Call, found: Found, named: bool = True) -> list[ast
     for keyword in call.keywords:
         if keyword.arg in TEXT_KEYWORDS:
             return [keyword.value]
-    position = 1 if _called_name(call) == "log" and found.rule in LOG_RULES else 0
+    position = 1 if _called_name(call) == "log" and is_log_finding(found) else 0
     return [call.args[position]] if len(call.args) > position else []
 
 
 def log_arguments(call: ast.Call) -> int:
-    """How many formatting arguments follow a log call's message (-1: ``*args``, unknown)."""
-    first = 2 if _called_name(call) == "log" else 1
-    rest = call.args[first:]
-    if any(isinstance(a, ast.Starred) for a in rest):
+    """How many formatting arguments follow a log call's message (-1: a ``*args``, unknown):
+    0 exactly when the tool finds none (``has_format_arguments``: its rule LS302 there)."""
+    name = _called_name(call)
+    if not has_format_arguments(call, name):
+        return 0
+    if any(isinstance(a, ast.Starred) for a in call.args):
         return -1
-    return len(rest)
+    return len(call.args[2 if name == "log" else 1 :])
 
 
 def scope_name(module: Module, node: ast.AST) -> str:

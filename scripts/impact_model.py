@@ -67,10 +67,8 @@ class Run:
     proven_total: int  # of those proven literal (CheckResult.proven)
     proven: list[Call]  # the proven ones we could place (a wrapper's caller may not be)
     unverified: list[Call]
-
-    def default_findings(self) -> list[Found]:
-        """The default profile's: the same less LS302 (the profiles differ only there)."""
-        return [f for f in self.findings if f.rule != "LS302"]
+    # The default profile's findings are these less the strict-only ones, which only the
+    # findings' facts tell apart: Assessment.default (impact_assess.py).
 
 
 @dataclass

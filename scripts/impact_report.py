@@ -38,6 +38,9 @@ COLUMNS = (*VERDICTS, UNLABELLED)
 _APIS = {api for _, api in SINK_NAMES.values()}
 # Every logging method counts as one API (their tightened overloads are the same).
 LOGGING_API = "logging: Logger, LoggerAdapter and module debug/info/warning/error/exception/log"
+# The row of the LS9xx findings at a logging call without formatting arguments: the strict
+# profile's alone (impact_facts.strict_only), apart from the same rule's other logging calls.
+STRICT_ONLY = ", no formatting arguments (strict profile)"
 
 
 def api_of(api: str) -> str:
@@ -79,11 +82,12 @@ class Row:
 
 
 def rows(results: Sequence[ProjectResult], assessed: Assessment, checker: str) -> list[Row]:
-    """The per-API table of one checker (strict run; LS302 rows are the strict profile's)."""
+    """The per-API table of one checker (strict run; LS302 rows and the LS9xx rows of logging
+    calls without formatting arguments are the strict profile's)."""
     table: dict[tuple[str, str], Row] = {}
 
-    def row(api: str, rule: str) -> Row:
-        key = (api_of(api), rule)
+    def row(api: str, rule: str, strict: bool = False) -> Row:
+        key = (api_of(api) + (STRICT_ONLY if strict else ""), rule)
         if key not in table:
             table[key] = Row(*key)
         return table[key]
@@ -101,7 +105,7 @@ def rows(results: Sequence[ProjectResult], assessed: Assessment, checker: str) -
         for call in run.unverified:
             row(call.api, _family_rule(call.api)).unverified += 1
         for f in {x.key: x for x in run.findings}.values():
-            entry = row(f.api, f.rule)
+            entry = row(f.api, f.rule, f.rule != "LS302" and assessed.strict_only(f))
             if f.key in assessed.folded:
                 entry.folded += 1
                 continue
@@ -132,8 +136,10 @@ def figures(results: Sequence[ProjectResult], assessed: Assessment) -> dict[str,
     """Every figure the prose may name, by key; verdicts are counted over flows."""
     built = [r for r in results if not r.failure]
     flows = assessed.flows()
-    default = [f for f in flows if f.rule != "LS302"]
-    strict_only = [f for f in flows if f.rule == "LS302"]
+    default = assessed.default(flows)
+    strict_only = [f for f in flows if assessed.strict_only(f)]
+    ls302 = [f for f in strict_only if f.rule == "LS302"]
+    ls9_strict = [f for f in strict_only if f.rule.startswith("LS9")]
     labels = {f.key: assessed.label(f) for f in flows}
     by_rule = [f for f in flows if (x := labels[f.key]) is not None and x.rule]
     out: dict[str, str] = {
@@ -146,7 +152,9 @@ def figures(results: Sequence[ProjectResult], assessed: Assessment) -> dict[str,
         "folded": str(len(assessed.folded)),
         "findings": str(len(flows)),
         "findings_default": str(len(default)),
-        "findings_ls302": str(len(strict_only)),
+        "findings_strict": str(len(strict_only)),
+        "findings_ls302": str(len(ls302)),
+        "findings_ls9_strict": str(len(ls9_strict)),
         "by_rule": str(len(by_rule)),
         "by_site": str(sum(1 for f in flows if labels[f.key] is not None) - len(by_rule)),
         "reread": str(sum(1 for f in flows if (x := labels[f.key]) is not None and x.read_as)),
@@ -156,8 +164,8 @@ def figures(results: Sequence[ProjectResult], assessed: Assessment) -> dict[str,
     sinks = [f for f in default if not f.rule.startswith("LS9")]
     out["findings_ls9"] = str(len(unverified))
     out["findings_sink"] = str(len(sinks))
-    groups = (("all", flows), ("default", default), ("ls302", strict_only),
-              ("ls9", unverified), ("sink", sinks))  # fmt: skip
+    groups = (("all", flows), ("default", default), ("strict", strict_only), ("ls302", ls302),
+              ("ls9", unverified), ("ls9_strict", ls9_strict), ("sink", sinks))  # fmt: skip
     for name, group in groups:
         counts = Counter(assessed.verdict(f) for f in group)
         for verdict in COLUMNS:
@@ -168,7 +176,7 @@ def figures(results: Sequence[ProjectResult], assessed: Assessment) -> dict[str,
         out["mistake_" + kind.replace(" ", "_")] = str(kinds[kind])
     for checker, _ in CHECKERS_SHOWN:
         done = [(r, run) for r in built if (run := r.run(checker)) is not None]
-        n_default = sum(len(run.default_findings()) for _, run in done)
+        n_default = sum(len(assessed.default(run.findings)) for _, run in done)
         kloc = sum(r.kloc for r, _ in done)
         out[f"{checker}_default"] = str(n_default)
         out[f"{checker}_strict"] = str(sum(len(run.findings) for _, run in done))
@@ -254,8 +262,11 @@ def render_impact(
         "",
         "Each project is its sdist from PyPI, checked from its root in a virtual environment "
         "holding its dependencies, by `typing-literalstring check` in the strict profile with "
-        "each checker. The default profile's findings are the same run's less LS302: the "
-        "profiles differ only in requiring a literal log message without formatting arguments. "
+        "each checker. The default profile's findings are the same run's less the strict "
+        "profile's own: the LS302 findings, and the LS9xx findings at a logging call with no "
+        "formatting argument after its message (a call the default profile does not judge): "
+        "the profiles differ only in requiring a literal log message without formatting "
+        "arguments. "
         "A sink call is *proven* when the checker typed its text LiteralString, *unverified* "
         "when a part of it is Any or its receiver is unknown; logging calls are counted by "
         "name (a call named like a logging method), and the checker's proof of them is not "
@@ -270,7 +281,7 @@ def render_impact(
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        lines.append(_project_row(r))
+        lines.append(_project_row(r, assessed))
     lines += ["", *_per_api_tables(built, assessed), ""]
     lines += _totals(assessed, labels, values)
     lines += ["", *_real(assessed)]
@@ -285,7 +296,7 @@ def render_impact(
     return "\n".join(lines) + "\n"
 
 
-def _project_row(r: ProjectResult) -> str:
+def _project_row(r: ProjectResult, assessed: Assessment) -> str:
     p = r.project
     if r.failure:
         status = "**not run**" if r.failure.startswith("not run") else "**not built**"
@@ -295,7 +306,7 @@ def _project_row(r: ProjectResult) -> str:
     for checker, _ in CHECKERS_SHOWN:
         run = r.run(checker)
         cells.append(
-            f"{len(run.default_findings())} / {len(run.findings)}" if run else
+            f"{len(assessed.default(run.findings))} / {len(run.findings)}" if run else
             "failed: " + cell(r.failed_runs.get(checker, "not run"))
         )  # fmt: skip
     pyright, mypy = r.run("pyright"), r.run("mypy")
@@ -315,8 +326,9 @@ def _per_api_tables(results: Sequence[ProjectResult], assessed: Assessment) -> l
         "Each call site once per checker. *findings* are the flows: a wrapper's inner call is "
         "counted with the findings at its callers (*folded*). They are split by their labels: "
         "real (an injection, or a lost log record), benign, the tool's mistake, unlabelled. "
-        "LS302 rows are the strict profile's alone. Rules LS001 and LS9xx are not a sink's: they "
-        "are listed under the API their finding names.",
+        "LS302 rows are the strict profile's alone, and so are the LS9xx rows of logging calls "
+        f"with no formatting argument after the message (*{STRICT_ONLY[2:]}*). Rules LS001 and "
+        "LS9xx are not a sink's: they are listed under the API their finding names.",
         "",
     ]
     for checker, shown in CHECKERS_SHOWN:
@@ -352,9 +364,11 @@ def _totals(assessed: Assessment, labels: Labels, v: dict[str, str]) -> list[str
         f"mistakes ({v['all_mistake_pct']}: {v['mistake_literal_in_fact']} literal in fact, "
         f"{v['mistake_unreached_path']} on a path no caller takes, {v['mistake_not_a_sink']} "
         f"no sink), {v['all_unlabelled']} unlabelled ({v['all_unlabelled_pct']}). Of them "
-        f"{v['findings_default']} in the default profile and {v['findings_ls302']} LS302 "
-        f"(strict only). {v['by_site']} were read at their call site and {v['by_rule']} "
-        "labelled by a rule whose claim was checked on each (below).",
+        f"{v['findings_default']} in the default profile and {v['findings_strict']} in the "
+        f"strict profile alone ({v['findings_ls302']} LS302, {v['findings_ls9_strict']} LS9xx "
+        f"at a log call without formatting arguments). {v['by_site']} were read at their "
+        f"call site and {v['by_rule']} labelled by a rule whose claim was checked on each "
+        "(below).",
         "",
         "| verdict by rule | " + " | ".join(COLUMNS) + " |",
         "|---|---|---|---|---|",

@@ -98,6 +98,8 @@ class Rule:
         self, name: str, facts: Mapping[str, object], project: Mapping[str, object]
     ) -> str:
         arguments = facts.get("log_arguments")
+        if arguments is None:
+            return "no log call's arguments were found"
         if arguments != 0:
             return f"formatting arguments follow the message ({arguments})"
         logger = facts.get("logger")

@@ -16,7 +16,7 @@ import pytest
 
 from scripts import impact, impact_report, impact_typeshed
 from scripts.impact_assess import Assessment, assess, folded
-from scripts.impact_facts import Reader
+from scripts.impact_facts import Reader, strict_only
 from scripts.impact_labels import Labels, load_labels, prune
 from scripts.impact_model import Call, Found, Key, Project, ProjectResult, Run
 from scripts.impact_results import RESULTS, load, publish
@@ -318,6 +318,51 @@ def test_the_logger_and_its_arguments_are_read(tmp_path: Path) -> None:
     assert reader.logging.setup == []
 
 
+def test_an_unverified_log_message_without_arguments_is_strict_only_and_ruled(
+    tmp_path: Path,
+) -> None:
+    """pyright types ``f"Signal {sig} caught"`` with an unannotated ``sig`` partly Any: an
+    LS902 at the log call, not an LS302.  The default profile asks nothing of a log message
+    without formatting arguments (the call is no sink there), so the finding is the strict
+    profile's alone; and the standard module formats no such message whatever its type, so
+    the shipped rule that labels those LS302s labels it too, its claim checked on its facts."""
+    reader = _reader(tmp_path)
+    debug = "logging debug (Logger, LoggerAdapter or module)"
+    bare = Found("app", "app/db.py", "LS902", 'log.info(f"dropped {self.name}")', 36, INFO)
+    formatted = Found("app", "app/db.py", "LS902", "debug(", 38, debug)  # an argument follows
+    sql = Found("app", "app/db.py", "LS902", "db.execute(sql)", 19, EXECUTE)  # no log call
+    facts: dict[Key, dict[str, object]] = {f.key: reader.facts(f) for f in (bare, formatted, sql)}
+    assert (facts[bare.key]["log_arguments"], facts[bare.key]["logger"]) == (
+        0, "logging.getLogger()")  # fmt: skip
+    assert facts[formatted.key]["log_arguments"] == 1
+    assert "log_arguments" not in facts[sql.key]
+    assert [strict_only(f, facts[f.key]) for f in (bare, formatted, sql)] == [True, False, False]
+    shipped = load_labels()
+    (rule,) = [r for r in shipped.rules if r.id == "stdlib-log-message-without-arguments"]
+    assert rule.matches(bare)
+    assert rule.refuses(bare, facts[bare.key], {"log_setup": []}) == ""
+    assert rule.refuses(formatted, facts[formatted.key], {"log_setup": []}).startswith(
+        "formatting arguments follow"
+    )
+    assert not rule.matches(sql)
+    run = Run("pyright", 1.0, [bare, formatted], 0, 0, 0, [], [])
+    result = ProjectResult(PROJECT, lines=1000, runs=[run])
+    assessed = assess([result], facts, {"app": {"log_setup": []}}, shipped)
+    label = assessed.label(bare)
+    assert label is not None
+    assert (label.rule, label.verdict) == (rule.id, "benign")
+    assert assessed.default([bare, formatted]) == [formatted]
+    values = impact_report.figures([result], assessed)
+    assert (values["pyright_default"], values["pyright_strict"]) == ("1", "2")
+    assert (values["findings_default"], values["findings_strict"], values["findings_ls302"],
+            values["findings_ls9_strict"]) == ("1", "1", "0", "1")  # fmt: skip
+    apis = sorted(e.api for e in impact_report.rows([result], assessed, "pyright"))
+    assert apis == [
+        impact_report.LOGGING_API,
+        impact_report.LOGGING_API + impact_report.STRICT_ONLY,
+    ]
+
+
 def test_a_project_logger_class_or_a_computed_setattr_is_not_followed(tmp_path: Path) -> None:
     log = LOG_SOURCE + "logging.setLoggerClass(object)\nsetattr(log, input(), 1)\n"
     reader = _reader(tmp_path, log)
@@ -394,13 +439,20 @@ def test_the_shipped_labels_hold_on_the_published_results() -> None:
     assert verdict("sqlite-utils", "sqlite_utils/db.py:3881") == ("real", "injection")
     assert verdict("beets", "beetsplug/advancedrewrite.py:92") == ("real", "lost log record")
     assert verdict("beets", "beetsplug/advancedrewrite.py:118") == ("real", "lost log record")
-    assert verdict("datasette", "datasette/views/database.py:511") == (
-        "mistake", "literal in fact")  # fmt: skip
+    # A literal the checker lost is the tool's mistake, or no finding at all once the tool
+    # keeps it (datasette's show_hide_hidden, chosen among literals by if/else, is proven now).
+    if ("datasette", "datasette/views/database.py", 511) in by_place:
+        assert verdict("datasette", "datasette/views/database.py:511") == (
+            "mistake", "literal in fact")  # fmt: skip
     assert verdict("borgmatic", "borgmatic/execute.py:777") == ("mistake", "unreached path")
-    rediscli = by_place[("flask-admin", "flask_admin/contrib/rediscli.py", 139)].key
-    assert ("flask-admin", "flask_admin/contrib/rediscli.py", 201) in {
-        k[:3] for k in assessed.folded[rediscli]
-    }
+    # The Redis console's markup injection is one flow, at the call that passes the error: the
+    # inner Markup call of RedisCli._error is counted with it, or no longer reported apart.
+    assert verdict("flask-admin", "flask_admin/contrib/rediscli.py:201") == ("real", "injection")
+    inner = by_place.get(("flask-admin", "flask_admin/contrib/rediscli.py", 139))
+    if inner is not None:
+        assert ("flask-admin", "flask_admin/contrib/rediscli.py", 201) in {
+            k[:3] for k in assessed.folded[inner.key]
+        }
     for found in assessed.flows():  # every rule's claim holds for what it labels
         label = assessed.label(found)
         assert label is not None
