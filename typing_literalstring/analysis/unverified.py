@@ -176,6 +176,25 @@ class Instrumented:
     # The tags whose type was read from a message that may have misplaced it.
     inexact: set[int] = field(default_factory=lambda: set())
 
+    # Kept from one check to the next (analysis/probe_cache.py) by pickling: the fields keyed
+    # by id() of the tree's nodes travel keyed by the nodes, whose ids a load changes.
+    def __getstate__(self) -> dict[str, object]:
+        nodes = {id(n): n for n in ast.walk(self.tree)}
+        state = dict(self.__dict__)
+        for name in ("parts", "tags", "scopes"):
+            keyed: dict[int, object] = getattr(self, name)
+            state[name] = [(nodes[key], value) for key, value in keyed.items()]
+        state["joined"] = [nodes[key] for key in self.joined]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name in ("parts", "tags", "scopes"):
+            pairs: list[tuple[ast.AST, object]] = state[name]  # type: ignore[assignment]
+            state[name] = {id(node): value for node, value in pairs}
+        joined: list[ast.AST] = state["joined"]  # type: ignore[assignment]
+        state["joined"] = frozenset(id(node) for node in joined)
+        self.__dict__.update(state)
+
     def answered(
         self, types: Mapping[int, Answer], judged: Mapping[int, Answer], probe: Probe
     ) -> None:

@@ -29,7 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from typing_literalstring.analysis import probes, sink_outcomes, wrapper_flows
+from typing_literalstring.analysis import probe_cache, probes, sink_outcomes, wrapper_flows
 from typing_literalstring.analysis.classify import Stdlib, classify, finish_findings
 from typing_literalstring.analysis.findings import (
     CheckResult,
@@ -213,9 +213,7 @@ def run_check(
         # the user's cache, which no checked project can know (checkers.asking).
         roots, host_grammar = search, isinstance(checker, Mypy)
         probe = probe_for(cache_root(cache_dir))
-        # The files with sink calls, and with calls of the project's own sink wrappers.
-        candidates, wrapping, project = probes.with_wrappers(found.values(), roots)
-        probed = probes.instrumented(candidates, checker, probe, wrapping, project, profile)
+        probed = _probed_copies(checker, found, roots, probe, profile, cache_dir, root, before)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
         progress(f"running {checker.name} on {len(found)} file{'s' if len(found) != 1 else ''}")
         read = [0]  # how many files are parsed: counted by the parsing thread
@@ -254,6 +252,29 @@ def run_check(
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+def _probed_copies(
+    checker: Checker,
+    found: dict[str, Path],
+    roots: Sequence[Path],
+    probe: Probe,
+    profile: str,
+    cache_dir: Path | None,
+    root: Path,
+    digests: dict[Path, str],
+) -> dict[str, probes.ProbedCopy]:
+    """The copies with questions of the files that need them: those of the last check when
+    nothing they are made from changed (``probe_cache``), else made now and kept."""
+    wanted = probe_cache.key(digests, roots, checker.name, checker.version(), profile, probe.module)
+    kept = probe_cache.load(cache_dir, root, checker.name, profile, wanted)
+    if kept is not None:
+        return kept
+    # The files with sink calls, and with calls of the project's own sink wrappers.
+    candidates, wrapping, project = probes.with_wrappers(found.values(), roots)
+    probed = probes.instrumented(candidates, checker, probe, wrapping, project, profile)
+    probe_cache.store(cache_dir, root, checker.name, profile, wanted, probed)
+    return probed
 
 
 def _parse_counted(

@@ -19,6 +19,10 @@ class Rule:
     summary: str
     fix: str
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # Unpickled (analysis/probe_cache.py) as the rule itself: rules are compared with `is`.
+        return _rule, (self.id,)
+
 
 NON_LITERAL = Rule(
     "LS001",
@@ -146,6 +150,11 @@ RULES = (
     UNVERIFIED_UNTYPED,
     UNVERIFIED_SINK,
 )
+
+
+def _rule(id_: str) -> Rule:
+    return next(rule for rule in RULES if rule.id == id_)
+
 
 # The name a sink is called by -> (its rule, what it is).  Methods are matched by name alone:
 # which class they belong to is the checker's business, and only calls the checker flagged with
