@@ -165,6 +165,16 @@ def test_sarif_output_is_valid_sarif_2_1_0(
         40,
     )
     assert all(r["endLine"] >= r["startLine"] for r in regions.values())
+    # find_user's chain, as the language server relates it: the parameter `user_id` comes in
+    # by (line 17), and the conn.execute it reaches (line 19).
+    (find_user,) = [
+        r
+        for r in run["results"]
+        if r["locations"][0]["physicalLocation"]["region"]["startLine"] == 43
+    ]
+    related = find_user["relatedLocations"]
+    assert [r["physicalLocation"]["region"]["startLine"] for r in related] == [17, 19]
+    assert "conn.execute" in related[1]["message"]["text"]
     # A document that breaks the schema is caught, so the validation above means something.
     document["runs"][0]["results"][0]["level"] = "catastrophic"
     with pytest.raises(jsonschema.ValidationError):

@@ -235,6 +235,63 @@ def test_a_wrapper_call_is_judged_at_its_caller(
     ]
 
 
+# A chain of two wrappers across modules; the sink call sits after a non-ASCII character, whose
+# two UTF-8 bytes `ast` counts in its column and the JSON does not.
+CHAIN_DB = """\
+import sqlite3
+
+conn = sqlite3.connect(":memory:")
+
+
+def run_sql(sql):
+    return {"café": conn.execute(sql)}
+
+
+def count(table: str) -> object:
+    return run_sql(f"SELECT count(*) FROM {table}")
+"""
+CHAIN_VIEWS = """\
+import sys
+
+from db import count
+
+count(sys.argv[1])
+"""
+
+
+def test_the_json_says_where_the_chain_goes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A finding at a wrapper's caller names, with its chain, the call each wrapper goes on
+    through, down to the sink call: where the flow reaches the sink, not only who called."""
+    _, document = check_project(
+        "pyright", tmp_path, {"db.py": CHAIN_DB, "views.py": CHAIN_VIEWS}, capsys
+    )
+    (finding,) = document["findings"]
+    assert (Path(finding["path"]).name, finding["line"]) == ("views.py", 5)
+    sink = "conn.execute (sqlite3 Connection/Cursor.execute)"
+    assert finding["through"] == ["count(table)", "run_sql(sql)", sink]
+    places = [{**place, "path": Path(place["path"]).name} for place in finding["through_places"]]
+    run_sql = _line(CHAIN_DB, "return run_sql(")
+    execute = _line(CHAIN_DB, "conn.execute(sql)")
+    assert places == [
+        {
+            "function": "count(table)",
+            "path": "db.py",
+            "line": run_sql,
+            "column": CHAIN_DB.splitlines()[run_sql - 1].index("run_sql(") + 1,
+            "call": "run_sql(sql)",
+        },
+        {
+            "function": "run_sql(sql)",
+            "path": "db.py",
+            "line": execute,
+            "column": CHAIN_DB.splitlines()[execute - 1].index("conn.execute(") + 1,
+            "call": sink,
+        },
+    ]
+
+
 def test_without_the_wrapper_inference_the_callers_pass(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,12 +11,14 @@ from typing import Any
 from typing_literalstring import __version__
 from typing_literalstring.analysis.findings import CheckResult, Finding, Unverified
 from typing_literalstring.report import finding_lines, left_out, regions
+from typing_literalstring.report.chains import ChainPlace, chain_places
 from typing_literalstring.report.notices import (
     suppression_notices,
     unchecked_notice,
     unresolved_notice,
 )
 from typing_literalstring.report.output import Shown
+from typing_literalstring.report.texts import Texts
 
 # The version of the JSON format (docs/schema/check-output.schema.json): raised when a key is
 # removed or changes its meaning; new keys keep it.
@@ -25,7 +27,34 @@ JSON_SCHEMA_VERSION = 1
 _relative = finding_lines.relative
 
 
-def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, Any]:
+class _Through:
+    """Where the chains of one output's findings go (``report.chains``, as the language server
+    shows them), each file read once."""
+
+    def __init__(self, result: CheckResult) -> None:
+        self.texts = Texts()
+        every = [*result.findings, *(f for f, _ in result.suppressed), *result.baselined]
+        self.places = chain_places(result, self.texts, every)
+
+    def __call__(self, finding: Finding, cwd: Path) -> list[dict[str, Any]]:
+        """The call each wrapper of the chain goes on through, in the chain's order: a script
+        (the CVE benchmark) can tell a finding at a wrapper's caller reaches the sink's line."""
+        return [self._call(p, cwd) for p in self.places.get(finding, ()) if p.call]
+
+    def _call(self, place: ChainPlace, cwd: Path) -> dict[str, Any]:
+        line, column = place.start(self.texts)
+        return {
+            "function": place.function,
+            "path": _relative(place.path, cwd),
+            "line": line,
+            "column": column,
+            "call": place.call,
+        }
+
+
+def _finding_json(
+    finding: Finding, cwd: Path, ends: regions.Ends, through: _Through
+) -> dict[str, Any]:
     end = ends(finding)
     return {
         "path": _relative(finding.path, cwd),
@@ -44,6 +73,7 @@ def _finding_json(finding: Finding, cwd: Path, ends: regions.Ends) -> dict[str, 
         "fingerprint": finding.fingerprint,
         "checker_messages": list(finding.messages),
         "through": list(finding.through),
+        "through_places": through(finding, cwd),
         "evidence": finding.evidence,
     }
 
@@ -63,6 +93,7 @@ def _unverified_json(u: Unverified, cwd: Path) -> dict[str, Any]:
 def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
     show_other, warn_unused = shown.other, shown.unused_suppressions
     ends = regions.Ends()
+    through = _Through(result)
     document: dict[str, Any] = {
         "schema_version": JSON_SCHEMA_VERSION,
         "tool": {"name": "typing-literalstring", "version": __version__},
@@ -74,7 +105,7 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
             "source": result.environment.source if result.environment else None,
         },
         "files": result.files,
-        "findings": [_finding_json(f, result.cwd, ends) for f in result.findings],
+        "findings": [_finding_json(f, result.cwd, ends, through) for f in result.findings],
         "sink_calls": {
             "total": result.sink_calls,
             "proven": result.proven,
@@ -86,7 +117,7 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
         },
         "suppressed": [
             {
-                **_finding_json(f, result.cwd, ends),
+                **_finding_json(f, result.cwd, ends, through),
                 "suppression": {"line": s.line, "rules": list(s.codes), "reason": s.reason},
             }
             for f, s in result.suppressed
@@ -95,7 +126,7 @@ def as_json(result: CheckResult, shown: Shown = Shown()) -> str:
         if result.baseline is None
         else {
             "path": _relative(str(result.baseline), result.cwd),
-            "findings": [_finding_json(f, result.cwd, ends) for f in result.baselined],
+            "findings": [_finding_json(f, result.cwd, ends, through) for f in result.baselined],
             "stale_entries": result.stale_baseline_entries,
         },
         "suppression_problems": suppression_notices(result, warn_unused),

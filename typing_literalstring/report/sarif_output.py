@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from typing_literalstring import __version__
 from typing_literalstring.analysis.findings import (
@@ -15,6 +15,7 @@ from typing_literalstring.analysis.findings import (
 )
 from typing_literalstring.core.project import root_relative
 from typing_literalstring.report import finding_lines, left_out, regions, rule_pages
+from typing_literalstring.report.chains import ChainPlace, chain_places
 from typing_literalstring.report.notices import (
     sink_calls_summary,
     suppression_notices,
@@ -23,6 +24,7 @@ from typing_literalstring.report.notices import (
     unresolved_notice,
 )
 from typing_literalstring.report.output import Shown
+from typing_literalstring.report.texts import Texts
 from typing_literalstring.specs.sinks import RULES
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -65,6 +67,8 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
             for f in result.baselined
         ),
     ]
+    texts = Texts()
+    places = chain_places(result, texts, [f for f, _ in marked])
     results = [
         {
             "ruleId": f.rule.id,
@@ -84,6 +88,7 @@ def sarif(result: CheckResult, shown: Shown = Shown()) -> str:
             ],
             # The baseline's fingerprint: services match results across runs by it.
             "partialFingerprints": {"typingLiteralstring/v2": f.fingerprint},
+            **_related(places.get(f, ()), texts, result.project),
             **extra,
         }
         for f, extra in marked
@@ -143,6 +148,30 @@ def _region(finding: Finding, end: regions.End | None) -> dict[str, Any]:
         region.update(endLine=end.line, endColumn=end.column)
     region["snippet"] = {"text": finding.source}
     return region
+
+
+def _related(places: Sequence[ChainPlace], texts: Texts, project: Path) -> dict[str, Any]:
+    """A chain's places (``report.chains``, as the language server's related information):
+    each wrapper's parameter the text comes in by and the call it goes on through."""
+    if not places:
+        return {}
+    related: list[dict[str, Any]] = []
+    for n, place in enumerate(places):
+        line, column = place.start(texts)
+        related.append(
+            {
+                "id": n,
+                "physicalLocation": {
+                    "artifactLocation": {
+                        "uri": root_relative(place.path, project),
+                        "uriBaseId": "%SRCROOT%",
+                    },
+                    "region": {"startLine": line, "startColumn": column},
+                },
+                "message": {"text": place.message},
+            }
+        )
+    return {"relatedLocations": related}
 
 
 def _unverified_note(u: Unverified, project: Path) -> dict[str, Any]:

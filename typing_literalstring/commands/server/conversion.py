@@ -23,7 +23,6 @@ from typing_literalstring.commands.server.messages import (
     Place,
     Related,
 )
-from typing_literalstring.core import sources
 from typing_literalstring.report import (
     finding_lines,
     left_out,
@@ -32,34 +31,13 @@ from typing_literalstring.report import (
     regions,
     rule_pages,
 )
+from typing_literalstring.report.texts import Texts, characters
 
 # The rules that say the checker let a sink's text through unjudged: their severity is a
 # setting (Options.unverified_severity), the others are errors, as SARIF rates every rule.
 UNVERIFIED_FAMILY = "Any"
 # The editor's position encodings (LSP's PositionEncodingKind values).
 ENCODINGS = ("utf-8", "utf-16", "utf-32")
-
-
-class Texts:
-    """The checked files' lines and syntax trees, each file read once (as it is now: a file
-    changed since its check is caught by the server, which checks again)."""
-
-    def __init__(self) -> None:
-        self._files: dict[str, tuple[list[str], ast.Module | None]] = {}
-
-    def read(self, path: str) -> tuple[list[str], ast.Module | None]:
-        if path not in self._files:
-            try:
-                source, tree = sources.read(Path(path))
-                self._files[path] = (sources.lines(source.text), tree)
-            except (OSError, SyntaxError, ValueError):
-                self._files[path] = ([], None)
-        return self._files[path]
-
-    def line(self, path: str, number: int) -> str:
-        """Line ``number`` (1-based) of ``path``, "" past its end."""
-        lines = self.read(path)[0]
-        return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def units(text: str, characters: int, encoding: str) -> int:
@@ -70,11 +48,6 @@ def units(text: str, characters: int, encoding: str) -> int:
     if encoding == "utf-32":
         return len(prefix)
     return len(prefix.encode("utf-16-le", errors="surrogatepass")) // 2
-
-
-def characters(text: str, offset: int) -> int:
-    """A UTF-8 byte offset of ``text`` (as ``ast`` gives columns) as a count of characters."""
-    return len(text.encode("utf-8")[:offset].decode("utf-8", errors="ignore"))
 
 
 def place(

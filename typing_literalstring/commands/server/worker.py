@@ -38,11 +38,12 @@ def run(request: Request) -> Outcome:
         unchecked_notice,
         unresolved_notice,
     )
+    from typing_literalstring.report.texts import Texts
 
     began = time.perf_counter()
     try:
         result = check_project(Path(request.folder), request.options)
-        texts = conversion.Texts()
+        texts = Texts()
         chains = related.related_places(result, texts, request.encoding)
         found = conversion.items(
             result, request.encoding, request.options.unverified_severity, chains, texts
