@@ -364,7 +364,7 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
     assert [run.returncode for run in runs] == [EXIT_FINDINGS] * 3
     findings = [json.loads(out)["findings"] for out in outputs]
     assert findings[0] == findings[1] == findings[2]
-    kept = ("third-party", "third-party-coverage")  # not overlays: checked below
+    kept = ("third-party", "third-party-coverage", "prepared")  # not overlays: checked below
     names = sorted(p.name for p in cache_dir.iterdir() if p.is_dir() and p.name not in kept)
     # One secret for the probes' names, which every run agreed on (checkers/asking.py).
     assert len((cache_dir / "probe-secret").read_text()) == 16
@@ -381,6 +381,8 @@ def test_concurrent_runs_share_the_cache(cache_dir: Path) -> None:
     assert coverage
     assert all(c.suffix == ".json" for c in coverage), coverage
     assert all(isinstance(json.loads(c.read_text()), list) for c in coverage)
+    # The probed copies kept for the next check (analysis/probe_cache.py): one slot, whole.
+    assert [p.suffix for p in (cache_dir / "prepared").iterdir()] == [".pickle"]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from typing_literalstring.analysis.suppressions import Malformed, Suppression
+from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.checkers import (
     Diagnostic,
 )
@@ -158,6 +159,9 @@ class CheckResult:
     excluded_folders: int = 0
     hidden: dict[str, int] = field(default_factory=lambda: {})
     reports_nothing: str = ""
+    # The project's wrappers its sink calls reach through (wrapper_calls.py), for the places of
+    # each finding's chain (report/chains.py); None: not known, found again from the files.
+    wrappers: tuple[Wrapper, ...] | None = None
 
     def by_family(self) -> Counter[str]:
         return Counter(f.rule.family for f in self.findings)

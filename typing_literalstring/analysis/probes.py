@@ -263,6 +263,18 @@ def instrumented(
     return copies
 
 
+def wrappers_called(probed: dict[str, ProbedCopy]) -> tuple[wrapper_calls.Wrapper, ...]:
+    """The project's wrappers the copies' calls reach, each once, in the copies' order."""
+    return tuple(
+        dict.fromkeys(
+            look.wrapper
+            for _, copied in sorted(probed.items())
+            for look in copied.looks
+            if look.wrapper is not None
+        )
+    )
+
+
 def in_place(runs: Runs, copied: ProbedCopy, root: Path) -> bool:
     """Whether the copy can be checked in its original's place, in the tightened run: always
     for a checker that reads shadow files; for the others (a mirror of the root), when the
@@ -280,4 +292,5 @@ __all__ = [
     "probed_copy",
     "split",
     "with_wrappers",
+    "wrappers_called",
 ]

@@ -215,6 +215,7 @@ def run_check(
         probe = probe_for(cache_root(cache_dir))
         probed = _probed_copies(checker, found, roots, probe, profile, cache_dir, root, before)
         here = {p: c for p, c in probed.items() if probes.in_place(runs, c, root)}
+        result.wrappers = probes.wrappers_called(probed)
         progress(f"running {checker.name} on {len(found)} file{'s' if len(found) != 1 else ''}")
         read = [0]  # how many files are parsed: counted by the parsing thread
         watch(lambda: f"read {read[0]}/{len(found)}")

@@ -45,13 +45,17 @@ class ChainPlace:
 
 
 def _wrappers_by_hops(result: CheckResult) -> Chains:
-    """The project's wrappers by the wrappers of their chain (all of it but the sink)."""
-    paths = [Path(p) for p in result.paths]
-    _, found, _ = probes.with_wrappers(paths, search_paths(result.project))
+    """The project's wrappers by the wrappers of their chain (all of it but the sink): those
+    the check found its calls reach (every hop of a chain is a call of the next wrapper), else
+    found again from the files."""
+    every = result.wrappers
+    if every is None:
+        paths = [Path(p) for p in result.paths]
+        _, found, _ = probes.with_wrappers(paths, search_paths(result.project))
+        every = tuple(w for wrappers in found.values() for w in wrappers)
     chains: Chains = {}
-    for wrappers in found.values():
-        for wrapper in wrappers:
-            chains.setdefault(wrapper.chain[:-1], []).append(wrapper)
+    for wrapper in every:
+        chains.setdefault(wrapper.chain[:-1], []).append(wrapper)
     return chains
 
 
@@ -122,8 +126,7 @@ def chain_places(
     result: CheckResult, texts: Texts, findings: Iterable[Finding] | None = None
 ) -> dict[Finding, list[ChainPlace]]:
     """The places of each finding with a chain, of ``findings`` (default: the result's),
-    none for a chain no longer found.  The wrappers are inferred again only when a finding
-    has a chain: that costs a parse of the files that call sinks."""
+    none for a chain no longer found."""
     through = [f for f in (result.findings if findings is None else findings) if f.through]
     if not through:
         return {}
