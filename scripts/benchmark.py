@@ -55,6 +55,8 @@ from typing_literalstring.checkers import CHECKERS, Checker, enforcing  # noqa: 
 from typing_literalstring.commands.check import run_check  # noqa: E402
 from typing_literalstring.core.project import find_root, search_paths  # noqa: E402
 from typing_literalstring.core.project_files import python_files  # noqa: E402
+from typing_literalstring.report.chains import chain_places  # noqa: E402
+from typing_literalstring.report.texts import Texts  # noqa: E402
 from typing_literalstring.specs.cache import cached_overlay  # noqa: E402
 from typing_literalstring.specs.overlay import build_overlay  # noqa: E402
 
@@ -205,10 +207,16 @@ def run_ours(
     label = f"typing-literalstring + {checker.name}" + (" --report-any" if report_any else "")
     run = ToolRun(label, checker.version(), 0.0)
     run.seconds = time.perf_counter() - started
+    # A finding at a wrapper's callers (one finding per flow) flags the sink inside the
+    # wrapper too: its chain's places are where the text goes (report/chains.py), as the CVE
+    # benchmark counts them.
+    places = chain_places(result, Texts())
     for finding in result.findings:
-        key = str(Path(finding.path).resolve())
         family = OUR_FAMILIES.get(finding.rule.family, ANY_FAMILY)
-        run.flagged.setdefault(key, set()).add((family, finding.line))
+        spots = [(finding.path, finding.line)]
+        spots += [(p.path, p.node.lineno) for p in places.get(finding, [])]
+        for path, line in spots:
+            run.flagged.setdefault(str(Path(path).resolve()), set()).add((family, line))
     return run
 
 
