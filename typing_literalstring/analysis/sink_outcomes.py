@@ -14,7 +14,8 @@ Then (``outcomes``):
   (for SQL, with SQL words in its literal text), else unverified;
 - the judge cannot tell (Any), or a revealed part is Any: LS902 when the text is built in view
   (the literal parts are proven, the Any part is named), LS903 when the Any comes from the
-  project's own untyped code, else unverified;
+  project's own untyped code, else unverified (always, for a shell that only a ``**mapping``
+  may turn on: ``mapped_shells``);
 - no answer (the checker did not evaluate the code, an ignore comment of the checker's hides
   it, or the call could not be asked about): **unverified**, with the reason.
 
@@ -30,6 +31,7 @@ import ast
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
+from typing_literalstring.analysis import mapped_shells
 from typing_literalstring.analysis.findings import Finding, Unverified
 from typing_literalstring.analysis.literal_syntax import (
     literal_argv,
@@ -261,6 +263,9 @@ def _judge(
     # checker, `"a" + Any` is Any) is the Any's outcome; a part that is a plain str makes it a
     # finding, whatever else the text holds.
     if any_parts and not _str_parts(look, instrumented):
+        if look.mapping is not None:  # the mapping may leave the shell off (mapped_shells)
+            out.unverified.append(mapped_shells.any_command(path, look, instrumented, any_parts))
+            return
         _any_outcome(out, path, look, instrumented, any_parts, receiver, untyped_functions)
         return
     # A plain string to the checker, which the syntax shows literal in fact: the markers of an
@@ -457,6 +462,7 @@ def _evidence_finding(path: str, look: Look, instrumented: Instrumented, receive
             f"; `{callee}` overrides the constructor of {look.api} without annotations, so "
             "the checker itself lets any str through"
         )
+    message += mapped_shells.note(look, instrumented)
     return replace(make(path, look, instrumented, look.rule, message), evidence=message)
 
 
