@@ -1,9 +1,12 @@
 """A shell function called without `shell=` but with a `**mapping` that may hold it (issue 44,
 item 7): ghp-import 2.1.0's `sp.Popen(self.cmd, **kwargs)` after `kwargs['shell'] =
-self.use_shell` starts a shell with `self.cmd` whenever the mapping says so.  Its command is
-judged as that of `shell=<an expression>`; a mapping the function builds itself without
-`shell` still starts none (tests/test_unseen_shapes.py), and a command inside the mapping is
-out of view, counted unverified."""
+self.use_shell` starts a shell with `self.cmd` whenever the mapping says so.  Where the function
+shows it giving the mapping a "shell" key, the command is judged as that of `shell=<an
+expression>`; where the mapping's keys are out of view (pre-commit 4.7.0's
+`subprocess.Popen(cmd, **kwargs)` forwarding its own `**kwargs`), nothing shows a shell, and a
+command that is no literal is counted unverified, never a finding.  A mapping the function
+builds itself without `shell` still starts none (tests/test_unseen_shapes.py), and a command
+inside the mapping is out of view, counted unverified."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import contextlib
 import io
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +29,7 @@ from typing_literalstring.commands.cli import main
 # <reason>`; a sink-looking line without one is no sink call.
 SHAPES = """\
 import subprocess as sp
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 
 class Git:  # ghp-import 2.1.0's, unannotated
@@ -52,13 +56,79 @@ def status(**kwargs: Any) -> None:
     sp.run(["git", "status"], **kwargs)  # proven
 
 
-def forwarded(cmd: str, **kwargs: Any) -> None:
+def built(cmd: str, use_shell: bool) -> None:
+    options = dict(cwd=".", shell=use_shell)
+    sp.Popen(cmd, **options)  # LS201
+
+
+def displayed(cmd: str, use_shell: bool) -> None:
+    options = {"cwd": ".", "shell": use_shell}
+    sp.Popen(cmd, **options)  # LS201
+
+
+def defaulted(cmd: str, use_shell: bool, **kwargs: Any) -> None:
+    kwargs.setdefault("shell", use_shell)
     sp.check_output(args=cmd, **kwargs)  # LS201
 
 
-def listed(name: str, argv: List[str], options: Dict[str, Any]) -> None:
+def updated(cmd: str, use_shell: bool, **kwargs: Any) -> None:
+    kwargs.update(shell=use_shell)
+    sp.call(cmd, **kwargs)  # LS201
+
+
+def merged(cmd: str, use_shell: bool, **kwargs: Any) -> None:
+    kwargs.update({"shell": use_shell})
+    sp.check_call(cmd, **kwargs)  # LS201
+
+
+def listed_shell(name: str, argv: List[str], use_shell: bool, **options: Any) -> None:
+    options["shell"] = use_shell
     sp.run(["git", name], **options)  # LS201
     sp.run(argv, **options)  # LS201
+
+
+def forwarded(cmd: str, **kwargs: Any) -> None:
+    sp.check_output(args=cmd, **kwargs)  # unverified: shell-mapping
+
+
+def listed(name: str, argv: List[str], options: Dict[str, Any]) -> None:
+    sp.run(["git", name], **options)  # unverified: shell-mapping
+    sp.run(argv, **options)  # unverified: shell-mapping
+
+
+def normalize_cmd(cmd: Tuple[str, ...], env: Any = None) -> Tuple[str, ...]:
+    return cmd
+
+
+def _setdefault_kwargs(kwargs: Dict[str, Any]) -> None:
+    for arg in ("stdin", "stdout", "stderr"):
+        kwargs.setdefault(arg, sp.PIPE)
+
+
+def cmd_output_b(*cmd: str, check: bool = True, **kwargs: Any) -> None:  # pre-commit 4.7.0's
+    _setdefault_kwargs(kwargs)
+    cmd = normalize_cmd(cmd, env=kwargs.get("env"))
+    sp.Popen(cmd, **kwargs)  # unverified: shell-mapping
+
+
+def cmd_output_p(*cmd: str, **kwargs: Any) -> None:  # the same, its second shape
+    cmd = normalize_cmd(cmd)
+    kwargs.update({"stdin": sp.DEVNULL, "stdout": sp.PIPE, "stderr": sp.PIPE})
+    sp.Popen(cmd, **kwargs)  # unverified: shell-mapping
+
+
+OPTIONS: Dict[str, Any] = {}
+
+
+class Starter:
+    def __init__(self, options: Dict[str, Any]) -> None:
+        self.options = options
+
+    def start(self, cmd: str, made: Any) -> None:
+        sp.Popen(cmd, **self.options)  # unverified: shell-mapping
+        sp.Popen(cmd, **made())  # unverified: shell-mapping
+        sp.Popen(cmd, **OPTIONS)  # unverified: shell-mapping
+        sp.Popen("git status", **self.options)  # proven
 
 
 def piped(cmd: str, cwd: Any) -> None:
@@ -128,23 +198,58 @@ def test_ghp_imports_shape_unannotated_is_counted_unverified(checked: dict[str, 
     assert not [f for f in checked["findings"] if f["line"] == line]
 
 
-def test_a_str_command_with_a_mapping_that_may_hold_the_shell_is_a_finding(
-    checked: dict[str, Any],
-) -> None:
+# The calls whose function gives their mapping a "shell" key, each way it may.
+_SHOWN = (
+    "sp.Popen(self.cmd, **kwargs)  # LS201",  # kwargs["shell"] = ...
+    "sp.Popen(cmd, **options)  # LS201",  # dict(..., shell=...), {"shell": ...}
+    "sp.check_output(args=cmd, **kwargs)  # LS201",  # kwargs.setdefault("shell", ...)
+    "sp.call(cmd, **kwargs)  # LS201",  # kwargs.update(shell=...)
+    "sp.check_call(cmd, **kwargs)  # LS201",  # kwargs.update({"shell": ...})
+)
+
+
+def _lines(fragment: str) -> list[int]:
+    return [n for n, line in enumerate(SHAPES.splitlines(), 1) if fragment in line]
+
+
+def test_a_str_command_with_a_shell_key_in_view_is_a_finding(checked: dict[str, Any]) -> None:
     findings = {f["line"]: f for f in checked["findings"]}
-    for fragment in ("sp.Popen(self.cmd, **kwargs)  # LS201", "sp.check_output(args=cmd"):
-        finding = findings[_line(SHAPES, fragment)]
+    lines = [n for fragment in _SHOWN for n in _lines(fragment)]
+    assert len(lines) == 6
+    for line in lines:
+        finding = findings[line]
         assert finding["rule"] == "LS201"
         # The evidence made it (pyright's own error at the first said nothing of the shell).
-        assert finding["evidence"].endswith("may turn on the shell")
+        assert finding["evidence"].endswith("may turn on the shell"), line
 
 
 def test_a_list_command_follows_shell_given_an_expression(checked: dict[str, Any]) -> None:
     findings = {f["line"]: f for f in checked["findings"]}
-    for fragment in ('sp.run(["git", name], **options)', "sp.run(argv, **options)"):
+    for fragment in ('sp.run(["git", name], **options)  # LS', "sp.run(argv, **options)  # LS"):
         finding = findings[_line(SHAPES, fragment)]
         assert finding["rule"] == "LS201"
         assert "`**options` may turn on the shell" in " ".join(finding["checker_messages"])
+
+
+def test_a_command_whose_mappings_keys_are_out_of_view_is_unverified(
+    checked: dict[str, Any],
+) -> None:
+    """pre-commit 4.7.0's `subprocess.Popen(cmd, **kwargs)` (`cmd: tuple[str, ...]`, its own
+    `**kwargs` forwarded) and the like: nothing shows a shell, so no finding, only a count."""
+    lines = [n for n, reason in _marked(SHAPES, "unverified").items() if reason == "shell-mapping"]
+    lines.remove(_line(SHAPES, "self.pipe = sp.Popen(self.cmd, **kwargs)  # unverified"))
+    assert len(lines) == 8
+    unverified = {u["line"]: u for u in checked["unverified"]}
+    for line in lines:
+        assert unverified[line]["reason"] == "shell-mapping"
+        assert unverified[line]["detail"].endswith(
+            "may turn on the shell: its keys are not in view"
+        )
+    assert not [f for f in checked["findings"] if f["line"] in lines]
+    pre_commits = _lines("sp.Popen(cmd, **kwargs)  # unverified")
+    assert len(pre_commits) == 2
+    for line in pre_commits:
+        assert re.search(r"`cmd` is [Tt]uple\[str, \.\.\.\]", unverified[line]["detail"])
 
 
 def test_every_shape_has_its_outcome_and_nothing_else_counts(checked: dict[str, Any]) -> None:
@@ -156,8 +261,9 @@ def test_every_shape_has_its_outcome_and_nothing_else_counts(checked: dict[str, 
         "proven": proven,
         "with_findings": len(marked_rules(SHAPES)),
         "unverified": len(_marked(SHAPES, "unverified")),
-        "unverified_by_reason": {"not-in-view": 2, "shell-mapping": 1},
+        "unverified_by_reason": dict(Counter(_marked(SHAPES, "unverified").values())),
     }
+    assert checked["sink_calls"]["unverified_by_reason"] == {"not-in-view": 2, "shell-mapping": 9}
 
 
 @pytest.mark.parametrize(
@@ -233,3 +339,63 @@ def test_every_unverified_reason_is_in_the_json_schema() -> None:
         )
     )
     assert set(UNVERIFIED_REASONS) <= set(schema["$defs"]["unverified_reason"]["enum"])
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        ('kwargs["shell"] = flag', True),  # ghp-import 2.1.0's
+        ('if flag:\n        kwargs["shell"] = flag', True),
+        ('kwargs = dict(cwd=".", shell=flag)', True),
+        ('kwargs = {"cwd": ".", "shell": flag}', True),
+        ('kwargs: dict = {"shell": flag}', True),
+        ('kwargs = dict({"shell": flag})', True),
+        ('kwargs.setdefault("shell", flag)', True),
+        ("kwargs.update(shell=flag)", True),
+        ('kwargs.update({"shell": flag})', True),
+        ('kwargs |= {"shell": flag}', True),
+        ("pass", False),  # pre-commit 4.7.0's forwarded **kwargs
+        ('kwargs.update({"stdin": None})', False),  # pre-commit's other keys
+        ("kwargs.update(extra)", False),  # keys out of view: may, not shown
+        ('kwargs["cwd"] = "."', False),
+        ("kwargs[key] = flag", False),
+        ("kwargs.setdefault(key, flag)", False),
+        ('other["shell"] = flag', False),  # another mapping
+        ('def inner(kwargs):\n        kwargs["shell"] = flag', False),  # another scope's
+    ],
+)
+def test_a_shell_key_in_view(body: str, shown: bool) -> None:
+    from typing_literalstring.analysis.sink_texts import shell_in_view
+
+    module = ast.parse(
+        "import subprocess\n\n\n"
+        "def f(cmd, flag, key, extra, other, **kwargs):\n"
+        f"    {body}\n"
+        "    subprocess.Popen(cmd, **kwargs)\n"
+    )
+    function = module.body[-1]
+    assert isinstance(function, ast.FunctionDef)
+    statement = function.body[-1]
+    assert isinstance(statement, ast.Expr)
+    assert isinstance(statement.value, ast.Call)
+    mapping = statement.value.keywords[0].value
+    assert shell_in_view(mapping, function) is shown
+
+
+def test_an_attribute_or_a_calls_mapping_shows_no_key() -> None:
+    """Only a name the function gives "shell" shows it; `self.options` set elsewhere in the
+    class, or a call's result, keeps its keys out of view."""
+    from typing_literalstring.analysis.sink_texts import shell_in_view
+
+    module = ast.parse(
+        "def f(self, cmd, made):\n"
+        '    self.options["shell"] = True\n'
+        "    Popen(cmd, **self.options)\n"
+        "    Popen(cmd, **made())\n"
+    )
+    function = module.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    for statement in function.body[1:]:
+        assert isinstance(statement, ast.Expr)
+        assert isinstance(statement.value, ast.Call)
+        assert not shell_in_view(statement.value.keywords[0].value, function)

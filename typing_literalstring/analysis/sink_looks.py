@@ -21,6 +21,7 @@ from typing_literalstring.analysis.project_defs import Callees
 from typing_literalstring.analysis.sink_texts import (
     composed_in_view,
     literal_pieces,
+    shell_in_view,
     shell_mapping,
     subprocess_callees,
     text_argument,
@@ -104,8 +105,11 @@ class Look:
     reaches: tuple[Wrapper, ...] = ()
     # A shell function's call given no `shell=` but a `**mapping` that may hold it (that node,
     # ``sink_texts.shell_mapping``): a shell call only if the mapping turns the shell on, so
-    # an Any command is unverified, never a finding (``mapped_shells``).
+    # an Any command is unverified, never a finding (``mapped_shells``); and unless the
+    # function shows it giving the mapping a "shell" key (``shell_shown``:
+    # ``sink_texts.shell_in_view``), so is any command but a literal one.
     mapping: ast.expr | None = None
+    shell_shown: bool = False
 
     @property
     def texts(self) -> list[ast.expr]:
@@ -274,6 +278,7 @@ def looks(
                     else None
                 ),
                 mapping=mapping,
+                shell_shown=mapping is not None and shell_in_view(mapping, inside),
             )
         )
     found += [_argv_look(shell, instrumented, unbound) for shell in shells]

@@ -3,7 +3,8 @@
 A sink call's text is its first argument or one of the keywords ``wrapper_calls.TEXT_KEYWORDS``
 (``text_argument``), or, out of view, in its ``*args`` or ``**kwargs`` (``unpacked_text``); a
 shell function given its command with ``shell=`` has one only where the shell is asked for, or
-may be, by a ``**mapping`` that may hold ``shell`` (``shell_mapping``).  A text is built in view
+may be, by a ``**mapping`` that may hold ``shell`` (``shell_mapping``; ``shell_in_view`` when the
+function shows it giving the mapping that key).  A text is built in view
 when it is an f-string, ``%``, ``format``, ``+`` or ``join`` (``is_composition``), or a name
 last assigned one (``composed_in_view``), whose literal pieces are the family's own words
 (``literal_pieces``).  ``sink_looks`` makes each call's ``Look`` of these.
@@ -56,10 +57,75 @@ def shell_mapping(
         return None
     if any(k.arg == "shell" for k in call.keywords):
         return None
-    mapping = next((k.value for k in call.keywords if k.arg is None), None)
-    if mapping is None or lacks_keyword(call, "shell", inside):
+    mappings = [k.value for k in call.keywords if k.arg is None]
+    if not mappings or lacks_keyword(call, "shell", inside):
         return None
-    return mapping
+    # The one shown to hold it, if any: it decides whether the call is judged (mapped_shells).
+    return next((m for m in mappings if shell_in_view(m, inside)), mappings[0])
+
+
+def shell_in_view(mapping: ast.expr, inside: _Def | None) -> bool:
+    """Whether the function ``inside`` shows that the ``**mapping`` may turn on the shell: it
+    is a name (the function's own, or its parameter's) that the function builds or changes with
+    a "shell" key, ``kwargs["shell"] = ...``, ``dict(..., shell=...)``, ``{"shell": ...}``,
+    ``kwargs.setdefault("shell", ...)``, ``kwargs.update(shell=...)`` (ghp-import's
+    ``kwargs['shell'] = self.use_shell``).  Otherwise its keys are out of view (pre-commit's
+    ``subprocess.Popen(cmd, **kwargs)`` forwarding its own ``**kwargs``, an attribute, a call's
+    result): nothing shows that a shell is asked for."""
+    if not isinstance(mapping, ast.Name) or inside is None:
+        return False
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    stack: list[ast.AST] = [s for s in inside.body if not isinstance(s, nested)]
+    while stack:  # the function's own nodes, not those of functions or classes nested in it
+        node = stack.pop()
+        if _gives_shell(node, mapping.id):
+            return True
+        stack += [c for c in ast.iter_child_nodes(node) if not isinstance(c, nested)]
+    return False
+
+
+def _gives_shell(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` gives the mapping ``name`` a "shell" key."""
+
+    def named(target: ast.expr) -> bool:
+        return isinstance(target, ast.Name) and target.id == name
+
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+        return named(node.value) and _is_shell(node.slice)  # kwargs["shell"] = ...
+    if isinstance(node, ast.Assign) and any(named(t) for t in node.targets):
+        return _holds_shell(node.value)
+    if isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and named(node.target):
+        return node.value is not None and _holds_shell(node.value)
+    if isinstance(node, ast.AugAssign) and named(node.target):
+        return isinstance(node.op, ast.BitOr) and _holds_shell(node.value)  # kwargs |= {...}
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    if not named(node.func.value):
+        return False
+    if node.func.attr == "setdefault":
+        return bool(node.args) and _is_shell(node.args[0])
+    if node.func.attr == "update":
+        return any(k.arg == "shell" for k in node.keywords) or any(
+            _holds_shell(a) for a in node.args
+        )
+    return False
+
+
+def _is_shell(key: ast.AST | None) -> bool:
+    if type(key).__name__ == "Index":  # Python 3.8 wraps a subscript's plain index
+        key = getattr(key, "value", None)
+    return isinstance(key, ast.Constant) and key.value == "shell"
+
+
+def _holds_shell(value: ast.expr) -> bool:
+    """Whether a mapping's value is built with a "shell" key: ``{"shell": ...}``,
+    ``dict(..., shell=...)``, ``dict({"shell": ...})``."""
+    if isinstance(value, ast.Dict):
+        return any(_is_shell(k) for k in value.keys)
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+        return False
+    given = any(k.arg == "shell" for k in value.keywords)
+    return value.func.id == "dict" and (given or any(_holds_shell(a) for a in value.args))
 
 
 def text_argument(call: ast.Call, name: str, mapping: ast.expr | None = None) -> ast.expr | None:
@@ -146,6 +212,7 @@ __all__ = [
     "composed_in_view",
     "is_composition",
     "literal_pieces",
+    "shell_in_view",
     "shell_mapping",
     "subprocess_callees",
     "text_argument",
