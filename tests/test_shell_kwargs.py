@@ -328,9 +328,10 @@ def test_a_file_whose_shell_is_only_in_a_mapping_is_probed() -> None:
     assert may_need_probes(SHAPES.split("class TypedGit")[0])
 
 
-def test_every_unverified_reason_is_in_the_json_schema() -> None:
+def test_the_json_schema_lists_the_unverified_reasons_and_no_other() -> None:
     """`shell-mapping` is new; `not-evaluated`, `not-asked`, `not-in-view` and `inexact` were
-    missing: a document with one of them failed docs/schema/check-output.schema.json."""
+    missing: a document with one of them failed docs/schema/check-output.schema.json.  And
+    `not-revealed`, which nothing has produced since the judge (4d60384), was still listed."""
     from typing_literalstring.analysis.findings import UNVERIFIED_REASONS
 
     schema = json.loads(
@@ -338,7 +339,8 @@ def test_every_unverified_reason_is_in_the_json_schema() -> None:
             encoding="utf-8"
         )
     )
-    assert set(UNVERIFIED_REASONS) <= set(schema["$defs"]["unverified_reason"]["enum"])
+    enum: list[str] = schema["$defs"]["unverified_reason"]["enum"]
+    assert sorted(enum) == sorted(UNVERIFIED_REASONS)
 
 
 @pytest.mark.parametrize(
