@@ -103,6 +103,11 @@ def test_a_mapping_of_the_functions_own_gives_no_shell_to_a_wrapper(
             True,
         ),
         ('options = {"cwd": cwd, "shell": True}\n    run(cmd, **options)', False),
+        # Annotated, as typed code writes it (alembic's `kw: dict[str, Any] = {}`).
+        ('options: dict = {"cwd": cwd}\n    options["env"] = {}\n    run(cmd, **options)', True),
+        ('options: dict\n    options = {"cwd": cwd}\n    run(cmd, **options)', True),
+        ('options: dict = {"cwd": cwd, "shell": True}\n    run(cmd, **options)', False),
+        ("options: dict = dict(extra)\n    run(cmd, **options)", False),
         ('options = {"cwd": cwd}\n    options["shell"] = True\n    run(cmd, **options)', False),
         ('options = {"cwd": cwd}\n    options[key] = True\n    run(cmd, **options)', False),
         ('options = {"cwd": cwd}\n    options.update(extra)\n    run(cmd, **options)', False),

@@ -90,6 +90,7 @@ UNVERIFIED_REASONS = {
     "not-evaluated": "the checker did not evaluate the code",
     "not-asked": "the call could not be asked about",
     "not-in-view": "its text is unpacked from *args or **kwargs",
+    "shell-mapping": "its command is not proven literal, and a **mapping may turn on the shell",
     "inexact": "the checker's answer could not be read exactly",
     "checker-ignore": "the checker's own ignore comment hides its answer",
 }

@@ -51,7 +51,9 @@ from typing_literalstring.specs.sinks import (
 # `shell=` given anything but False, as text.
 _SHELL_KEYWORD = re.compile(r"\bshell\s*=\s*(?!False\b)")
 # A call of an SQL, shell, template or markup sink's name, as text: its outcome is asked
-# (verdicts.py).  The shell functions that take `shell=` are found by _SHELL_KEYWORD.
+# (sink_outcomes.py).  The shell functions that take `shell=` are among the names, so a file
+# whose `Popen(cmd, **kwargs)` may get its shell only from the mapping (no `shell=` in its
+# text) is probed too (sink_texts.shell_mapping); the syntax tree tells which calls are shells.
 _SINK_CALL = re.compile(
     r"\b(?:"
     + "|".join(

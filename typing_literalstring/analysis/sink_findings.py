@@ -258,29 +258,33 @@ _STR_LIST = re.compile(r"(?:builtins\.)?(?:list|List|Sequence|tuple|Tuple)\[str(
 
 
 def str_list_to_a_shell(path: str, look: Look, instrumented: Instrumented) -> Finding | None:
-    """A list of str given to a standard shell function whose ``shell=`` is an expression: when
-    it is true, the list's first item is the shell's script (ansys-geometry-core's
-    ``Popen(args, shell=os.name != "nt")``, CVE-2024-29189; pyright reads the comparison as
-    False on Linux, mypy as bool, and neither sees a script)."""
+    """A list of str given to a standard shell function whose ``shell=`` is an expression, or
+    which a ``**mapping`` may give it (``Look.mapping``): when it is true, the list's first item
+    is the shell's script (ansys-geometry-core's ``Popen(args, shell=os.name != "nt")``,
+    CVE-2024-29189; pyright reads the comparison as False on Linux, mypy as bool, and neither
+    sees a script)."""
     if look.rule is not SHELL or look.callee is not None or look.argument not in look.parts:
         return None
     revealed = instrumented.type_of(look.argument) or ""
     if not _STR_LIST.match(revealed.strip()):
         return None
+    data, offsets = instrumented.encoded
     shell = next((k.value for k in look.call.keywords if k.arg == "shell"), None)
-    if shell is None or isinstance(shell, ast.Constant):
+    if shell is not None and not isinstance(shell, ast.Constant):
+        turned = f"`shell={short(segment(data, offsets, shell))}` may be true"
+    elif shell is None and look.mapping is not None:
+        turned = f"`**{short(segment(data, offsets, look.mapping))}` may turn on the shell"
+    else:
         return None  # shell=True with a list: the checker judges it against our stubs
     if literal_argv(look.argument):
         return None  # beets' `run(["ffprobe", "-version"], shell=os.name == "nt")`
-    data, offsets = instrumented.encoded
     return make(
         path,
         look,
         instrumented,
         SHELL,
-        f"`{short(segment(data, offsets, look.argument))}` is {revealed} and "
-        f"`shell={short(segment(data, offsets, shell))}` may be true: its first item is then "
-        "the shell's script, which no LiteralString proves",
+        f"`{short(segment(data, offsets, look.argument))}` is {revealed} and {turned}: its "
+        "first item is then the shell's script, which no LiteralString proves",
     )
 
 

@@ -21,6 +21,9 @@ from typing_literalstring.analysis.project_defs import Callees
 from typing_literalstring.analysis.sink_texts import (
     composed_in_view,
     literal_pieces,
+    shell_in_view,
+    shell_mapping,
+    subprocess_callees,
     text_argument,
     unpacked_text,
 )
@@ -100,6 +103,13 @@ class Look:
     hidden: bool = False
     # A wrapper call's: every wrapper (a sink of the function) its argument reaches.
     reaches: tuple[Wrapper, ...] = ()
+    # A shell function's call given no `shell=` but a `**mapping` that may hold it (that node,
+    # ``sink_texts.shell_mapping``): a shell call only if the mapping turns the shell on, so
+    # an Any command is unverified, never a finding (``mapped_shells``); and unless the
+    # function shows it giving the mapping a "shell" key (``shell_shown``:
+    # ``sink_texts.shell_in_view``), so is any command but a literal one.
+    mapping: ast.expr | None = None
+    shell_shown: bool = False
 
     @property
     def texts(self) -> list[ast.expr]:
@@ -152,6 +162,7 @@ def looks(
     imported = imported_packages(tree)
     names = sink_names(imported)
     aliases = imported_names(tree, None)  # `Template as DjangoTemplate`: its own name counts
+    subprocess_named = subprocess_callees(tree)
     for call in calls:
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
@@ -187,6 +198,7 @@ def looks(
         api = own_sinks.named_by_imports(name, api, imported)
         qualified = aliases.get(call.func.id, "") if isinstance(call.func, ast.Name) else ""
         api = own_sinks.named_by_specification(name, api, imported, qualified)
+        mapping: ast.expr | None = None
         if rule is LOGGING:
             argument = log_message(call, name)
             if not has_format_arguments(call, name):
@@ -198,9 +210,10 @@ def looks(
                 # judge, not that overload, says what the message is.
                 api += ", formatting arguments passed as *args"
         else:
-            argument = text_argument(call, name)
+            mapping = shell_mapping(call, inside, subprocess_named)
+            argument = text_argument(call, name, mapping)
         if argument is None:
-            hidden = unpacked_text(call, name)
+            hidden = unpacked_text(call, name, inside)
             if hidden is not None:
                 # The text is in `*args` or `**kwargs` (`Popen(**options)`): out of view, a
                 # sink call all the same, counted unverified.
@@ -264,6 +277,8 @@ def looks(
                     if " or " in api and isinstance(call.func, ast.Attribute)
                     else None
                 ),
+                mapping=mapping,
+                shell_shown=mapping is not None and shell_in_view(mapping, inside),
             )
         )
     found += [_argv_look(shell, instrumented, unbound) for shell in shells]

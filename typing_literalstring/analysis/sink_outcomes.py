@@ -11,10 +11,11 @@ Then (``outcomes``):
   **a finding** of the sink's family (LS101, LS201, ...), with the chain for a wrapper's
   caller; where the callee is not known to take a LiteralString (its receiver's type is
   unknown, or it takes ``str``): LS904 when the text is built in view from a non-literal part
-  (for SQL, with SQL words in its literal text), else unverified;
+  (for SQL, with SQL words in its literal text), else unverified (and where only a ``**mapping``
+  whose keys are out of view may turn on the shell: ``mapped_shells``);
 - the judge cannot tell (Any), or a revealed part is Any: LS902 when the text is built in view
   (the literal parts are proven, the Any part is named), LS903 when the Any comes from the
-  project's own untyped code, else unverified;
+  project's own untyped code, else unverified (always, for a shell a ``**mapping`` may turn on);
 - no answer (the checker did not evaluate the code, an ignore comment of the checker's hides
   it, or the call could not be asked about): **unverified**, with the reason.
 
@@ -30,6 +31,7 @@ import ast
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
+from typing_literalstring.analysis import mapped_shells
 from typing_literalstring.analysis.findings import Finding, Unverified
 from typing_literalstring.analysis.literal_syntax import (
     literal_argv,
@@ -261,6 +263,9 @@ def _judge(
     # checker, `"a" + Any` is Any) is the Any's outcome; a part that is a plain str makes it a
     # finding, whatever else the text holds.
     if any_parts and not _str_parts(look, instrumented):
+        if look.mapping is not None:  # the mapping may leave the shell off (mapped_shells)
+            out.unverified.append(mapped_shells.any_command(path, look, instrumented, any_parts))
+            return
         _any_outcome(out, path, look, instrumented, any_parts, receiver, untyped_functions)
         return
     # A plain string to the checker, which the syntax shows literal in fact: the markers of an
@@ -278,6 +283,9 @@ def _judge(
         return
     if judged is Judgement.OTHER and not any(may_be_text(r) for r in rich):
         out.calls -= 1  # no text reaches the sink: a query object, bytes, a number
+        return
+    if look.mapping is not None and not look.shell_shown:  # nothing shows the shell on
+        out.unverified.append(mapped_shells.keys_out_of_view(path, look, instrumented))
         return
     if look.wrapper is not None:
         _wrapper_finding(out, path, look, instrumented)
@@ -457,6 +465,7 @@ def _evidence_finding(path: str, look: Look, instrumented: Instrumented, receive
             f"; `{callee}` overrides the constructor of {look.api} without annotations, so "
             "the checker itself lets any str through"
         )
+    message += mapped_shells.note(look, instrumented)
     return replace(make(path, look, instrumented, look.rule, message), evidence=message)
 
 

@@ -97,9 +97,9 @@ def lacks_keyword(
     call: ast.Call, keyword: str, inside: ast.FunctionDef | ast.AsyncFunctionDef | None
 ) -> bool:
     """Whether every ``**mapping`` of ``call`` is a name the function ``inside`` binds only
-    to dict displays (or ``dict(...)`` calls) of string keys other than ``keyword``, and
-    otherwise only reads, unpacks or stores other constant keys in: a mapping of the
-    function's own that cannot carry ``keyword``.  Anything else (a parameter, a module
+    (annotated or not) to dict displays (or ``dict(...)`` calls) of string keys other than
+    ``keyword``, and otherwise only reads, unpacks or stores other constant keys in: a mapping
+    of the function's own that cannot carry ``keyword``.  Anything else (a parameter, a module
     name, a mapping passed to a function or updated) may carry it."""
     unpacked = [k.value for k in call.keywords if k.arg is None]
     if not unpacked or inside is None:
@@ -134,9 +134,16 @@ def _keeps_out(
         return isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value != keyword
 
     if isinstance(use.ctx, ast.Store):
-        if not (isinstance(parent, ast.Assign) and parent.targets == [use]):
+        if isinstance(parent, ast.AnnAssign) and parent.target is use:
+            # `options: Dict[str, Any] = {...}`, as typed code writes the mapping so that its
+            # values may go to any keyword; a bare annotation binds nothing.
+            if parent.value is None:
+                return True
+            value = parent.value
+        elif isinstance(parent, ast.Assign) and parent.targets == [use]:
+            value = parent.value
+        else:
             return False
-        value = parent.value
         if isinstance(value, ast.Dict):
             return all(other_key(k) for k in value.keys)
         return (
