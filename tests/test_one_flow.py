@@ -86,3 +86,35 @@ def test_one_flow_when_the_whole_text_is_any(
     wrapper's parameter, so its judged callers carry the flow under either checker."""
     _, document = check_project(name, tmp_path, {"app.py": UNTYPED}, capsys, "--show-unverified")
     assert found_rules(document) == marked_rules(UNTYPED)
+
+
+# A wrapper whose only caller is unverified: the caller decides nothing, so the wrapper's own
+# call keeps its finding (the corpus's shell/004: `sys.stdin` is `TextIO | Any` in typeshed,
+# so the line read from it is `str | Any`).  Before, the counts said "1 with a finding" and the
+# finding was gone.
+UNVERIFIED_CALLER = """\
+import os
+import sys
+
+
+def disk_usage(directory: str) -> str:
+    with os.popen("du -sh %s" % directory) as pipe:  # LS201
+        return pipe.read()
+
+
+def main() -> None:
+    line = sys.stdin.readline().strip()
+    print(disk_usage(line))
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+def test_an_unverified_caller_leaves_the_wrappers_finding(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, document = check_project(
+        name, tmp_path, {"app.py": UNVERIFIED_CALLER}, capsys, "--show-unverified"
+    )
+    assert found_rules(document) == marked_rules(UNVERIFIED_CALLER)
+    assert document["sink_calls"]["with_findings"] == len(document["findings"])
+    assert [u["line"] for u in document["unverified"]] == [12]

@@ -95,7 +95,7 @@ class Outcomes:
     # is proven (it checked its parameter) makes no finding (``drop_validated_wrappers``).
     proven_at: list[tuple[int, int]] = field(default_factory=lambda: [])
     through: list[tuple[Finding, Wrapper]] = field(default_factory=lambda: [])
-    # The wrappers whose calls here were judged (any outcome): their callers are judged, so
+    # The wrappers whose calls here were proven or found (an unverified call decides nothing):
     # their inner call is no second finding of the same flow (``one_finding_per_flow``).
     judged_wrappers: list[Wrapper] = field(default_factory=lambda: [])
     # The findings the evidence made (line, column), each with the parameters of its function
@@ -149,8 +149,6 @@ def outcomes(
         if not _is_a_sink_call(look, instrumented):
             out.calls -= 1
             continue
-        if look.wrapper is not None:
-            out.judged_wrappers += look.reaches or (look.wrapper,)
         before = (len(out.findings), out.proven, len(out.unverified))
         _judge(out, path, look, instrumented, untyped_functions, asked)
         if len(out.findings) > before[0]:
@@ -169,6 +167,8 @@ def outcomes(
             out.proven, out.unverified = before[1], out.unverified[: before[2]]
             if out.proven_at and out.proven_at[-1] == place:
                 out.proven_at.pop()
+        if look.wrapper is not None and len(out.unverified) == before[2]:
+            out.judged_wrappers += look.reaches or (look.wrapper,)
     return out
 
 
