@@ -731,7 +731,10 @@ def _replace_section(text: str, heading: str, section: list[str]) -> str:
     start = text.find(heading)
     if start < 0:
         return text.rstrip("\n") + "\n\n" + body
-    end = text.find("\n#", start + len(heading))
+    # To the next heading, or to the marker that opens another script's section (the line
+    # before its heading: scripts/unseen.py's, scripts/server_benchmark.py's).
+    ends = [text.find(m, start + len(heading)) for m in ("\n#", "\n<!-- scripts/")]
+    end = min((e for e in ends if e >= 0), default=-1)
     return text[:start] + body + ("\n" + text[end + 1 :] if end >= 0 else "")
 
 

@@ -819,7 +819,10 @@ def write_section(path: Path, rendered: str) -> None:
     if start < 0:
         text = text.rstrip("\n") + "\n\n" + body
     else:
-        end = text.find("\n## ", start + len(SECTION))
+        # To the next heading, or to the marker that opens another script's section
+        # (scripts/unseen.py's sits on the line before its heading).
+        ends = [text.find(m, start + len(SECTION)) for m in ("\n## ", "\n<!-- scripts/")]
+        end = min((e for e in ends if e >= 0), default=-1)
         text = text[:start] + body + (text[end:] if end >= 0 else "")
     path.write_text(text, "utf-8")
 

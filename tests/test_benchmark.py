@@ -169,3 +169,17 @@ def test_a_regenerated_file_keeps_the_sections_other_scripts_write() -> None:
     assert server in kept
     assert "old" not in kept
     assert kept.count("## Language server") == 1
+
+
+def test_replacing_a_section_keeps_the_next_scripts_marker() -> None:
+    """``--check-cost`` replaces its subsection down to the next heading or to the marker of
+    another script's section, never swallowing that marker."""
+    text = (
+        "## Cost\n\n### `check` against one plain run of its checker\n\nold\n\n"
+        "<!-- scripts/server_benchmark.py: begin -->\n## Language server\n\nkept\n"
+        "<!-- scripts/server_benchmark.py: end -->\n"
+    )
+    heading = "### `check` against one plain run of its checker"
+    replaced = benchmark._replace_section(text, heading, [heading, "", "new"])  # pyright: ignore[reportPrivateUsage]
+    assert "old" not in replaced
+    assert "new\n\n<!-- scripts/server_benchmark.py: begin -->\n## Language server" in replaced

@@ -15,6 +15,7 @@ from scripts.cve_benchmark import (
     _load_runs,  # pyright: ignore[reportPrivateUsage]
     judge,
     to_json,
+    write_section,
 )
 
 # vault-cli's CVE-2021-43837 as the corpus has it: the template sink is Client.render_template's
@@ -84,3 +85,21 @@ def test_saved_runs_keep_the_chain_and_older_ones_load_without_it(tmp_path: Path
     saved.write_text(json.dumps(data), encoding="utf-8")
     (older,) = _load_runs(saved)[CVE.id][0].findings
     assert older == _caller(720)
+
+
+def test_writing_the_section_keeps_the_next_scripts_marker(tmp_path: Path) -> None:
+    """The section ends at the next heading or at the marker that opens another script's
+    section: the line before scripts/unseen.py's heading, which a write used to swallow (the
+    next unseen.py run then found no section of its own and appended a second one)."""
+    report = tmp_path / "BENCHMARKS.md"
+    report.write_text(
+        "# Benchmarks\n\n## Published CVEs (held out)\n\nold table\n\n"
+        "<!-- scripts/unseen.py: begin -->\n## Findings on projects the tool was not tuned on\n"
+        "\nunseen\n<!-- scripts/unseen.py: end -->\n",
+        "utf-8",
+    )
+    write_section(report, "new table")
+    text = report.read_text("utf-8")
+    assert "old table" not in text
+    assert "new table" in text
+    assert "<!-- scripts/unseen.py: begin -->\n## Findings" in text
