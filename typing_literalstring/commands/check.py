@@ -27,7 +27,7 @@ import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from typing_literalstring.analysis import probe_cache, probes, sink_outcomes, wrapper_flows
 from typing_literalstring.analysis.classify import Stdlib, classify, finish_findings
@@ -41,6 +41,7 @@ from typing_literalstring.analysis.findings import (
 from typing_literalstring.analysis.parsed import Parsed, parse_all, refuse_changed_files
 from typing_literalstring.analysis.report_any import unverified_findings
 from typing_literalstring.analysis.runs import Runs, errors_in
+from typing_literalstring.analysis.scoped_bindings import scopes_at
 from typing_literalstring.analysis.stub_errors import judge, refuse_plugin_failures
 from typing_literalstring.analysis.wrapper_calls import Wrapper
 from typing_literalstring.checkers import (
@@ -55,7 +56,7 @@ from typing_literalstring.checkers import (
 from typing_literalstring.checkers.asking import Probe, probe_for
 from typing_literalstring.checkers.out_of_memory import CheckerOutOfMemoryError
 from typing_literalstring.commands import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, memory
-from typing_literalstring.core import sources
+from typing_literalstring.core import literal_idioms, sources
 from typing_literalstring.core.config import ConfigError, Settings, read, selected, selectors
 from typing_literalstring.core.errors import CheckerFailedError, TypingLiteralStringError
 from typing_literalstring.core.project import (
@@ -221,7 +222,7 @@ def run_check(
         watch(lambda: f"read {read[0]}/{len(found)}")
         with ThreadPoolExecutor(max_workers=1) as pool:
             listed = list(found.values())
-            parsing = pool.submit(_parse_counted, listed, roots, host_grammar, read)
+            parsing = pool.submit(_parse_counted, listed, roots, host_grammar, read, probed)
             run = _run_tightened(runs, set(found), here, search, overlay.root, root, parsing, probe)
             parsed, unparsable = parsing.result()
             result.unparsable += unparsable
@@ -279,9 +280,17 @@ def _probed_copies(
 
 
 def _parse_counted(
-    paths: list[Path], roots: Sequence[Path], host_grammar: bool, read: list[int]
+    paths: list[Path],
+    roots: Sequence[Path],
+    host_grammar: bool,
+    read: list[int],
+    copies: Mapping[str, probes.ProbedCopy] | None = None,
 ) -> tuple[dict[str, Parsed], list[Unparsable]]:
-    """``parse_all``, a file at a time, counting those read in ``read[0]``."""
+    """``parse_all``, a file at a time, counting those read in ``read[0]``; then, still while
+    the checker runs, the indexes the verdicts will ask of the files with sink calls (the
+    idioms literal in fact of the copies' trees, the scopes of the parsed ones): found here,
+    they cost no wall time on a checker run longer than the parse.  The main thread waits for
+    this future before it reads any of them."""
     parsed: dict[str, Parsed] = {}
     unparsable: list[Unparsable] = []
     for path in paths:
@@ -289,6 +298,12 @@ def _parse_counted(
         parsed.update(one)
         unparsable += refused
         read[0] += 1
+    for path, copied in (copies or {}).items():
+        if copied.looks and copied.tagged is not None:
+            literal_idioms.prepare(copied.tagged.tree)
+            entry = parsed.get(path)
+            if entry is not None:
+                scopes_at(entry.tree)
     return parsed, unparsable
 
 

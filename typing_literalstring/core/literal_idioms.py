@@ -455,6 +455,12 @@ def _prepared(tree: ast.Module) -> tuple[Index | None, _Judge | None]:
     return found
 
 
+def prepare(tree: ast.Module) -> None:
+    """Index ``tree`` now (its scopes and bindings, kept while it lives): ``check`` does it
+    while the checker runs, so that the verdicts after it do not wait for it."""
+    _prepared(tree)
+
+
 def literal_in_fact(node: ast.expr, tree: ast.Module, known: Known | None = None) -> bool:
     """Whether ``node``, an expression of the module ``tree``, is a string built only from
     literal strings, whatever the program's input (see the module's docstring for the rules).
