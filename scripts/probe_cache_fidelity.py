@@ -40,7 +40,7 @@ def _check(folder: Path, checker: str, cache: Path, python: str | None) -> tuple
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("projects", nargs="+", help="FOLDER or FOLDER=PYTHON")
     parser.add_argument("--checkers", default="pyright,mypy")
     parser.add_argument("--cache-dir", type=Path, default=None, help="default: a new folder")

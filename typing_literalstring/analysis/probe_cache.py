@@ -26,7 +26,7 @@ import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence, cast
 
 from typing_literalstring import __version__
 from typing_literalstring.specs.cache import cache_root
@@ -92,7 +92,7 @@ def load(
         copies = pickle.loads(data[len(head) :])
     except Exception:
         return None
-    return copies if isinstance(copies, dict) else None
+    return cast("dict[str, ProbedCopy]", copies) if isinstance(copies, dict) else None
 
 
 def store(

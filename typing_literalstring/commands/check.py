@@ -298,10 +298,10 @@ def _parse_counted(
         parsed.update(one)
         unparsable += refused
         read[0] += 1
-    for path, copied in (copies or {}).items():
+    for name, copied in (copies or {}).items():
         if copied.looks and copied.tagged is not None:
             literal_idioms.prepare(copied.tagged.tree)
-            entry = parsed.get(path)
+            entry = parsed.get(name)
             if entry is not None:
                 scopes_at(entry.tree)
     return parsed, unparsable
