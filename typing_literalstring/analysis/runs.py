@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence, Tuple
+from typing import Callable, Iterable, Mapping, Sequence, Tuple
 
 from typing_literalstring.analysis.reveal import build_mirror
 from typing_literalstring.checkers import (
@@ -55,6 +55,8 @@ class Runs:
     incremental: tuple[Path | None, Path] | None = None
     started: list[tuple[str, int]] = field(default_factory=lambda: [])  # shared by replace()
     seconds: list[float] = field(default_factory=lambda: [])  # each run's wall time, the same
+    # Called as each checker process starts (``Checker.run``'s ``started``).
+    on_start: Callable[[], None] | None = None
 
     def run(
         self,
@@ -109,6 +111,7 @@ class Runs:
             platform=self.platform,
             incremental_cache=kept,
             shadows=shadows,
+            started=self.on_start,
         )
 
     def run_in_place(

@@ -13,7 +13,7 @@ import tempfile
 from abc import ABC, abstractmethod
 from importlib.util import find_spec
 from pathlib import Path
-from typing import ClassVar, Mapping, Sequence
+from typing import Callable, ClassVar, Mapping, Sequence
 
 from typing_literalstring.checkers import type_text
 from typing_literalstring.checkers.asking import JUDGED, Answer, Probe
@@ -187,6 +187,7 @@ class Checker(ABC):
         platform: str | None = None,
         incremental_cache: Path | None = None,
         shadows: Mapping[Path, Path] | None = None,
+        started: Callable[[], None] | None = None,
     ) -> RunResult:
         """Check ``files`` for ``python_version`` with ``overlay`` wired in (``None``: stock).
 
@@ -198,7 +199,8 @@ class Checker(ABC):
         ``python`` is the interpreter whose packages resolve imports (default: ours).
         ``platform`` is the ``sys.platform`` to check for (``PLATFORMS``; default: the
         checker's, that is, the machine's).  ``shadows``: files checked as the text of another
-        file, in their place (only where ``reads_shadow_files``).
+        file, in their place (only where ``reads_shadow_files``).  ``started`` is called once
+        the checker's process runs.
         """
         workdir.mkdir(parents=True, exist_ok=True)
         invocation = Invocation(
@@ -216,7 +218,7 @@ class Checker(ABC):
         if invocation.shadows and not self.reads_shadow_files:
             raise TypeError(f"{self.name} reads no shadow files")
         command, env = self.command(invocation)
-        proc = self._start(command, cwd=invocation.cwd, env=env)
+        proc = self._start(command, cwd=invocation.cwd, env=env, started=started)
         output = proc.stdout + proc.stderr
         killed = self.killed_by(proc.returncode)
         exhausted = proc.returncode not in self.ok_exit_codes and bool(OUT_OF_MEMORY.search(output))
@@ -247,10 +249,15 @@ class Checker(ABC):
         return RunResult(sorted(diagnostics), proc.returncode, output)
 
     def _start(
-        self, command: Sequence[str], *, cwd: Path, env: Mapping[str, str]
+        self,
+        command: Sequence[str],
+        *,
+        cwd: Path,
+        env: Mapping[str, str],
+        started: Callable[[], None] | None = None,
     ) -> subprocess.CompletedProcess[str]:
         try:
-            return run_process(command, cwd=cwd, env=child_environment(env))
+            return run_process(command, cwd=cwd, env=child_environment(env), started=started)
         except OSError as error:
             raise CheckerFailedError(
                 f"could not start {self.name} ({command[0]}): {error}"

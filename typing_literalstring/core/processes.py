@@ -13,7 +13,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from typing_literalstring.core.signals import deferred_signals, raise_if_interrupted
 
@@ -90,7 +90,11 @@ def child_environment(extra: Mapping[str, str]) -> dict[str, str]:
 
 
 def run_process(
-    command: Sequence[str], *, cwd: Path, env: Mapping[str, str]
+    command: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    started: Callable[[], None] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run a checker to completion and collect its output; on any exception (an interrupt
     above all) kill it with every process it started, and wait for them.
@@ -98,7 +102,8 @@ def run_process(
     The checker runs in a session of its own (POSIX), so its process group holds it and its
     children: the `pyright` command is a Python script that starts node, and killing the
     script alone would leave node running.  A terminal's Ctrl-C then reaches us alone, and we
-    stop the checker.
+    stop the checker.  ``started`` is called once the process runs: work that would compete
+    with starting it (a thread holding the interpreter's lock) may begin.
     """
     raise_if_interrupted()
     process: subprocess.Popen[str] | None = None
@@ -121,6 +126,8 @@ def run_process(
                 start_new_session=os.name == "posix",
             )
             _WATCHDOG.tell(f"+{process.pid}")
+        if started is not None:
+            started()
         stdout, stderr = process.communicate()
     except BaseException:
         if process is not None:
