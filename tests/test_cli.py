@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,36 @@ def test_an_error_naming_a_file_of_the_project_cannot_drive_the_terminal(
     assert "\x1b" not in err
     assert "\x07" not in err
     assert "evil\\u001b]0;owned\\u0007.py" in err
+
+
+EXITS = """\
+import sys
+from typing_literalstring.commands.entry import _exit
+sys.stdout.write("x" * int(sys.argv[1]))
+sys.stderr.write("said\\n")
+_exit(3)
+"""
+
+
+def test_the_command_exits_without_teardown_and_nothing_it_wrote_is_lost() -> None:
+    """The command ends with os._exit (tearing the interpreter down cost 0.15 s of a check):
+    what it wrote, still in the buffers, is flushed first, and its status is kept; a reader
+    that went away early (a closed pipe) changes neither."""
+    done = subprocess.run(
+        [sys.executable, "-c", EXITS, "200000"], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, len(done.stdout), done.stderr) == (3, 200_000, "said\n")
+    # Buffered, and less than a buffer: the write succeeds, the flush at the exit finds no
+    # reader.
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    closed = subprocess.Popen(
+        [sys.executable, "-c", EXITS, "1000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=buffered,
+    )
+    assert closed.stdout is not None
+    assert closed.stderr is not None
+    closed.stdout.close()  # the reader is gone before the command writes
+    assert closed.wait(timeout=60) == 3
+    assert closed.stderr.read() == b"said\n"

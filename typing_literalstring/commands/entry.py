@@ -8,6 +8,7 @@ from __future__ import annotations
 
 # Only what the package's own import already loaded and signal handling: the handlers are
 # installed before anything slower is imported (main()).
+import os
 import sys
 from typing import NoReturn
 
@@ -56,7 +57,22 @@ def main() -> NoReturn:
     stopped = State.received if State.received is not None else State.pending
     if stopped is not None:
         status = report(Interrupted(stopped))  # a no-op when its line was printed already
-    sys.exit(status)
+    _exit(status)
+
+
+def _exit(status: int) -> NoReturn:
+    """Exit at once, as mypy does: tearing the interpreter down frees every object of the run
+    one by one (a check's syntax trees and probed copies: 0.15 s on huey, a third of our own
+    time beside a warm mypy run), and nothing is left to do.  The private folder is removed,
+    the pools' threads are joined, the output is flushed here; no exit handler of ours exists
+    (the watchdog of the checkers' processes sees our end as it did)."""
+    import contextlib
+
+    for stream in (sys.stdout, sys.stderr):
+        # A reader gone (a closed pipe), a stream closed: nothing more can be said.
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status)
 
 
 def _remove(private: str) -> None:
