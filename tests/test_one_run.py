@@ -14,6 +14,7 @@ import pytest
 from typing_literalstring.checkers import CHECKERS, base
 from typing_literalstring.commands import EXIT_FINDINGS
 from typing_literalstring.commands.check import run_check
+from typing_literalstring.core.errors import CheckerFailedError
 from typing_literalstring.core.source_edits import insert_at
 
 HELPERS = '''\
@@ -484,7 +485,10 @@ def test_the_files_are_parsed_once_the_checker_has_started(
 
     _project(tmp_path)
     events: list[str] = []
-    real_parse, real_run = check.parse_all, base.run_process
+    from typing_literalstring.analysis.parsed import parse_all
+    from typing_literalstring.core.processes import run_process
+
+    real_parse, real_run = parse_all, run_process
 
     def parse(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401
         events.append("parse")
@@ -514,5 +518,5 @@ def test_a_checker_that_cannot_start_leaves_no_parse_waiting(
         raise OSError(2, "No such file or directory", command[0])
 
     monkeypatch.setattr(base, "run_process", fails)
-    with pytest.raises(base.CheckerFailedError, match="could not start pyright"):
+    with pytest.raises(CheckerFailedError, match="could not start pyright"):
         run_check(CHECKERS["pyright"], [tmp_path], cache_dir=cache_dir)
