@@ -82,3 +82,11 @@ def lookups(value: Optional[bool], flag: bool, user: str, labels: Dict[bool, str
     sink("<code>%s</code>" % {True: "true", False: "false", None: "null"}[value])
     sink({True: "true", False: user}[flag])  # E
     sink(labels[flag])  # E
+
+
+# The builtin `str` of a literal returns it (python-crontab's log format, a Python 2 habit).
+def str_of_a_literal(user: str, n: int) -> None:
+    sink(str("Missing user or command in system cron %s: %s"))
+    sink(str())
+    sink(str(user))  # E
+    sink(str(n))  # E

@@ -409,3 +409,25 @@ def test_the_reveals_are_named_as_check_inserts_them() -> None:
     assert is_reveal(argv_shell.REVEAL_FUNCTION)
     assert is_reveal("reveal_type")
     assert not is_reveal("show")
+
+
+def test_the_builtin_str_of_a_literal() -> None:
+    """python-crontab logs with ``str("Missing user or command in system cron %s: %s")``, a
+    Python 2 habit: the builtin returns the literal it is given."""
+    _assert_marked(
+        """
+        def f(user, n):
+            sink(str("Missing user or command in system cron %s: %s"))
+            sink(str())
+            sink(str(f"SELECT {'a' if n else 'b'}"))
+            sink(str(user))  # E: not a literal
+            sink(str(n))  # E: a number of the run, not one written in the source
+            sink(str(b"x", "ascii"))  # E: decoding bytes
+            sink(str(*user))  # E
+            sink(str(object="x"))  # E: keywords are not judged
+
+
+        def g(str):
+            sink(str("x"))  # E: a parameter named str, not the builtin
+        """
+    )

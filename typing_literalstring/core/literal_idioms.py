@@ -13,7 +13,8 @@ Appendix C methods, but every checker gives up on idioms that real SQL code is f
   (its keys and index running no code: no call, walrus or ``await``);
 - a local list grown only by literals: ``parts = ["SELECT ..."]``, ``parts.append("WHERE
   ...")`` on a flag, then ``" ".join(parts)``;
-- numbers written in the source, formatted: ``"pragma synchronous=%s" % (2 if fsync else 0)``.
+- numbers written in the source, formatted: ``"pragma synchronous=%s" % (2 if fsync else 0)``;
+- the builtin ``str`` of a literal: ``str("Missing user %s")``.
 
 Each is provably a literal string whatever the input, so every checker's verdict on them must
 be the same: this module is the one judge, pure ``ast`` (no checker, nothing imported or run
@@ -156,7 +157,21 @@ class _Judge:
             return self._subscript(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             return self._method(node, node.func)
+        if isinstance(node, ast.Call):
+            return self._str_of(node)
         return False
+
+    def _str_of(self, node: ast.Call) -> bool:
+        """``str("...")``, ``str()``: the builtin given a literal string returns it (a literal
+        string is a plain ``str``, whose ``__str__`` is itself), as Python 2 era code writes a
+        log format (python-crontab's ``str("Missing user ... %s")``)."""
+        return (
+            isinstance(node.func, ast.Name)
+            and not node.keywords
+            and len(node.args) <= 1
+            and all(not isinstance(a, ast.Starred) and self.literal(a) for a in node.args)
+            and self.index.is_builtin(node.func, "str")
+        )
 
     def _field(self, value: ast.expr) -> bool:
         if isinstance(value, ast.FormattedValue):
