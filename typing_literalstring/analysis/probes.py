@@ -34,6 +34,7 @@ from typing_literalstring.analysis import (
 )
 from typing_literalstring.analysis.parsed import Parsed, parse_all
 from typing_literalstring.analysis.runs import Runs, inside
+from typing_literalstring.analysis.sink_aliases import ASSIGNED_SINK
 from typing_literalstring.checkers import Checker, Diagnostic
 from typing_literalstring.checkers.asking import Answer, Probe
 from typing_literalstring.core.source_edits import Inserted, insert_at
@@ -91,6 +92,7 @@ def may_need_probes(text: str) -> bool:
         )
         or argv_shell.may_start_a_shell(text)
         or _SINK_CALL.search(text) is not None
+        or ASSIGNED_SINK.search(text) is not None
         or _SHELL_KEYWORD.search(text) is not None
         or _LOGGING_CALL.search(text) is not None
     )

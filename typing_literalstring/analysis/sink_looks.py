@@ -18,6 +18,7 @@ from typing_literalstring.analysis import own_sinks
 from typing_literalstring.analysis.callee_kinds import Foreign, Own
 from typing_literalstring.analysis.callees import imported_names
 from typing_literalstring.analysis.project_defs import Callees
+from typing_literalstring.analysis.sink_aliases import Assigned, assigned_sinks
 from typing_literalstring.analysis.sink_texts import (
     composed_in_view,
     literal_pieces,
@@ -85,8 +86,9 @@ class Look:
     # a LiteralString, never judged by its name (a DB-API `cursor.fetchmany(count)`).
     weak: bool = False
     # Reached through an import of another package than the project's or a sink's
-    # (``callee_kinds.Foreign``: tblib's ``Traceback.from_string``): a sink only where the
-    # checker reveals a LiteralString parameter, never a finding by its name.
+    # (``callee_kinds.Foreign``: tblib's ``Traceback.from_string``), or through a name the
+    # module assigns a sink to (``sink_aliases``: "safer_popen = Popen"): a sink only where
+    # the checker reveals a LiteralString parameter, never a finding by its name.
     foreign: str = ""
     # Asked where it stands, not after the call: a shell script in an argument list, which
     # may be added to the list lines before the call that starts the shell.
@@ -162,17 +164,24 @@ def looks(
     imported = imported_packages(tree)
     names = sink_names(imported)
     aliases = imported_names(tree, None)  # `Template as DjangoTemplate`: its own name counts
+    assigned = assigned_sinks(tree, names, aliases)  # `safer_popen = Popen`: asked
     subprocess_named = subprocess_callees(tree)
     for call in calls:
         if id(call) in decorators:
             continue  # before Python 3.9 a decorator cannot be wrapped in the probes
         name = callee_name(call.func)
+        alias: Assigned | None = None
         if name not in names and isinstance(call.func, ast.Name) and call.func.id in aliases:
             name = aliases[call.func.id].rsplit(".", 1)[-1]
+        elif name not in names and isinstance(call.func, ast.Name) and call.func.id in assigned:
+            alias = assigned[call.func.id]
+            name = alias.sink
         candidates = (wrappers or {}).get(name or "", ())
         family = names[name][0] if name in names else None
         sink = family in FAMILIES or family is LOGGING
-        resolved = own.of(call) if own is not None and (sink or candidates) else None
+        # An assigned sink's name is the module's own: the checker's answer says what it is.
+        use_own = own is not None and (sink or candidates) and alias is None
+        resolved = own.of(call) if own is not None and use_own else None
         if isinstance(resolved, Own):
             candidates = [w for w in candidates if is_defined_by(w, resolved)]
         elif isinstance(resolved, Foreign) and not sink:
@@ -235,7 +244,7 @@ def looks(
                 )
             continue  # nothing to judge here
         weak = name not in SINK_NAMES
-        if _literal_constant(argument) and not weak:
+        if _literal_constant(argument) and not weak and alias is None:
             # A literal in view: proven whatever the callee, nothing to ask.
             found.append(Look(call, rule, api, argument, (), False, "", None))
             continue
@@ -245,8 +254,9 @@ def looks(
             for inner in instrumented.through_names(part)
         ]
         built = composed_in_view(argument, instrumented)
-        known_callee = (rule is SHELL and name in _STDLIB_SHELL) or (
-            rule in (LOGGING, LOGGING_MESSAGE) and _logging_module(call.func, tree)
+        known_callee = alias is None and (
+            (rule is SHELL and name in _STDLIB_SHELL)
+            or (rule in (LOGGING, LOGGING_MESSAGE) and _logging_module(call.func, tree))
         )
         constructors = tuple(
             _attribute_of(call.func, method) for method in _CONSTRUCTORS.get(name, ())
@@ -267,7 +277,13 @@ def looks(
                     else None
                 ),
                 weak=weak,
-                foreign=resolved.package if isinstance(resolved, Foreign) else "",
+                foreign=(
+                    alias.written
+                    if alias is not None and not alias.certain
+                    else resolved.package
+                    if isinstance(resolved, Foreign)
+                    else ""
+                ),
                 statement=statement,
                 revealable=revealable,
                 bind=bind,
