@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from scripts.handlers_split import split
 from typing_literalstring.checkers import CHECKERS
 from typing_literalstring.commands.cli import main
 
@@ -37,18 +38,6 @@ def marks(root: Path) -> dict[tuple[str, int], str]:
             if match:
                 found[(file.relative_to(root).as_posix(), number)] = match[1]
     return found
-
-
-def split(document: dict[str, Any]) -> tuple[int, int, int]:
-    """(proven, findings, unverified) of a `check --format json` document: the LS90x rules
-    and the unverified outcomes are calls the checker could not judge."""
-    calls = document["sink_calls"]
-    unjudged = sum(1 for f in document["findings"] if f["rule"].startswith("LS90"))
-    return (
-        calls["proven"],
-        calls["with_findings"] - unjudged,
-        calls["unverified"] + unjudged,
-    )
 
 
 def _check(name: str, app: Path, cache: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:

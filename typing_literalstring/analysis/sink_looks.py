@@ -180,8 +180,8 @@ def looks(
         family = names[name][0] if name in names else None
         sink = family in FAMILIES or family is LOGGING
         # An assigned sink's name is the module's own: the checker's answer says what it is.
-        use_own = own is not None and (sink or candidates) and alias is None
-        resolved = own.of(call) if own is not None and use_own else None
+        asks_own = (sink or candidates) and alias is None
+        resolved = own.of(call) if own is not None and asks_own else None
         if isinstance(resolved, Own):
             candidates = [w for w in candidates if is_defined_by(w, resolved)]
         elif isinstance(resolved, Foreign) and not sink:
