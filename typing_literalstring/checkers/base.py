@@ -70,6 +70,11 @@ class Checker(ABC):
             )
         return [found]
 
+    def launcher(self) -> list[str]:
+        """The command prefix a check runs: ``executable()``, unless a checker knows a shorter
+        way to start the same program (``Pyright.launcher``)."""
+        return self.executable()
+
     def is_installed(self) -> bool:
         try:
             self.executable()
