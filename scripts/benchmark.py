@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from copy import copy as shallow_copy
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -413,6 +414,14 @@ def _run_in(
     )
 
 
+def _as_typed(checker: Checker) -> Checker:
+    """``checker`` started by the command a user types (pyright's PyPI script), where `check`
+    may start it a shorter way (``Checker.launcher``): the plain run is the user's."""
+    typed = shallow_copy(checker)
+    vars(typed)["launcher"] = typed.executable  # this one instance's launcher
+    return typed
+
+
 @dataclass
 class CheckStats:
     """What `check --verbose` says of each run: its checker processes and what they cost."""
@@ -603,7 +612,10 @@ def check_cost(
         "",
         f"`typing-literalstring check --verbose --checker NAME PACKAGE` from the sdist's root "
         f"against one plain warm run of the checker; {reps} runs of each, alternating, after "
-        "one warm-up of each; overlay cache warm. *Own* is the check's wall time less the time "
+        "one warm-up of each; overlay cache warm. The plain run is the checker's command as a "
+        "user types it (for pyright and basedpyright, their PyPI script, which starts node; "
+        "`check` starts that node itself: docs/checker-facts.md). *Own* is the check's wall "
+        "time less the time "
         "its checker processes took: our start-up, parsing, overlay and classification. Our "
         "package is byte-compiled first, as pip leaves an installed one. A check of an unchanged "
         "project takes the probed copies its last check kept (analysis/probe_cache.py); the last "
@@ -644,7 +656,7 @@ def check_cost(
             check = partial(_check_command, command, root, stats)
             plain_run = partial(
                 _run_in,
-                runs_as,
+                _as_typed(runs_as),
                 files,
                 None,
                 work / "runs" / f"{name}-{folder.name}",

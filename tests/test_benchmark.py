@@ -10,6 +10,7 @@ import pytest
 
 from scripts import benchmark, false_alarm_fixes, plugin_real_code
 from typing_literalstring.checkers import CHECKERS, Diagnostic
+from typing_literalstring.checkers.run_values import Invocation
 
 
 def test_corpus_cases_are_labelled() -> None:
@@ -183,3 +184,16 @@ def test_replacing_a_section_keeps_the_next_scripts_marker() -> None:
     replaced = benchmark._replace_section(text, heading, [heading, "", "new"])  # pyright: ignore[reportPrivateUsage]
     assert "old" not in replaced
     assert "new\n\n<!-- scripts/server_benchmark.py: begin -->\n## Language server" in replaced
+
+
+@pytest.mark.parametrize("name", ["pyright", "basedpyright"])
+def test_the_plain_run_is_the_command_a_user_types(name: str, tmp_path: Path) -> None:
+    """`check` starts node itself (Checker.launcher); the plain run it is measured against is
+    the checker's own script, as the user runs it, and the checker `check` runs is unchanged."""
+    checker = CHECKERS[name]
+    if not checker.is_installed():
+        pytest.skip(f"{name} is not installed")
+    typed = benchmark._as_typed(checker)  # pyright: ignore[reportPrivateUsage]
+    run = Invocation([tmp_path / "a.py"], None, None, (), tmp_path, None)
+    assert typed.command(run)[0][0] == checker.executable()[0]
+    assert checker.command(run)[0][0] != checker.executable()[0]
