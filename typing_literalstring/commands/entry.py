@@ -8,6 +8,7 @@ from __future__ import annotations
 
 # Only what the package's own import already loaded and signal handling: the handlers are
 # installed before anything slower is imported (main()).
+import gc
 import os
 import sys
 from typing import NoReturn
@@ -22,12 +23,20 @@ from typing_literalstring.core.signals import (
     report,
 )
 
+GC_THRESHOLD = 100_000
+
 
 def main() -> NoReturn:
     """The ``typing-literalstring`` command."""
     # Installed for the whole life of the process, before anything slow happens, and never
     # restored: a signal between restoring and exiting would get Python's default handling.
     handling_signals().__enter__()
+    # Python's collector runs every 700 new objects: importing our modules (their classes,
+    # compiled patterns) and reading a project's trees make hundreds of thousands, few in cycles.
+    # mypy raises the first threshold the same way.  Measured on yoyo-migrations under pyright:
+    # our CPU time 0.46 s against 0.50 s (median of 6 runs each), importing the command 0.02 s
+    # less; our peak memory on huey unchanged (57 to 58 MB).
+    gc.set_threshold(GC_THRESHOLD, 20, 20)
     status = 2
     private: str | None = None
     try:
