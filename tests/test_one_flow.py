@@ -118,3 +118,41 @@ def test_an_unverified_caller_leaves_the_wrappers_finding(
     assert found_rules(document) == marked_rules(UNVERIFIED_CALLER)
     assert document["sink_calls"]["with_findings"] == len(document["findings"])
     assert [u["line"] for u in document["unverified"]] == [12]
+
+
+WRAPPED = """\
+import sqlite3
+
+
+class Db:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def sql_ex(self, statement: str) -> None:
+        self.conn.execute(statement)
+
+    def main(self, user: str) -> None:
+        query = "SELECT 1"
+        self.sql_ex(query)
+        query = "DELETE FROM t"
+        self.sql_ex(query)
+"""
+
+
+@pytest.mark.parametrize("name", ["pyright", "mypy"])
+@pytest.mark.parametrize("tainted", [False, True])
+def test_a_wrappers_inner_call_is_counted_by_its_callers(
+    name: str, tainted: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """khal 0.14.1's SQLiteDb.sql_ex: every call of the wrapper passes literal SQL, so its
+    inner call, whose finding is its callers', is proven with them: the counts no longer said
+    "1 with a finding" beside no finding at all.  One caller with a plain str: the inner call
+    stays with that caller's finding."""
+    source = WRAPPED + ('        self.sql_ex(f"DROP TABLE {user}")  # LS101\n' if tainted else "")
+    _, document = check_project(name, tmp_path, {"app.py": source}, capsys)
+    assert {(f["line"], f["rule"]) for f in document["findings"]} == marked_rules(source)
+    calls = document["sink_calls"]
+    if tainted:
+        assert (calls["total"], calls["proven"], calls["with_findings"]) == (4, 2, 2)
+    else:
+        assert (calls["total"], calls["proven"], calls["with_findings"]) == (3, 3, 0)

@@ -98,6 +98,10 @@ class Outcomes:
     # The wrappers whose calls here were proven or found (an unverified call decides nothing):
     # their inner call is no second finding of the same flow (``one_finding_per_flow``).
     judged_wrappers: list[Wrapper] = field(default_factory=lambda: [])
+    # Every call of a wrapper here with its outcome ("proven", "finding" or "unverified"), for
+    # each wrapper its argument reaches: an inner call whose flows are all its callers' is
+    # counted by theirs (``wrapper_flows.folded_outcomes``).
+    wrapper_calls: list[tuple[Wrapper, str]] = field(default_factory=lambda: [])
     # The findings the evidence made (line, column), each with the parameters of its function
     # that are all of its text's non-literal leaves (None: something else is not literal).
     parameters: dict[tuple[int, int], frozenset[str] | None] = field(default_factory=lambda: {})
@@ -167,9 +171,23 @@ def outcomes(
             out.proven, out.unverified = before[1], out.unverified[: before[2]]
             if out.proven_at and out.proven_at[-1] == place:
                 out.proven_at.pop()
-        if look.wrapper is not None and len(out.unverified) == before[2]:
-            out.judged_wrappers += look.reaches or (look.wrapper,)
+        if look.wrapper is not None:
+            reached = look.reaches or (look.wrapper,)
+            if len(out.unverified) == before[2]:
+                out.judged_wrappers += reached
+            outcome = _outcome(out, before, place in at_calls and not out.clears(at_calls[place]))
+            out.wrapper_calls += [(wrapper, outcome) for wrapper in reached]
     return out
+
+
+def _outcome(out: Outcomes, before: tuple[int, int, int], said: bool) -> str:
+    """What became of the call judged last, from the counts ``before`` it was: "no sink" when
+    it was none after all."""
+    if len(out.unverified) > before[2]:
+        return "unverified"
+    if len(out.findings) > before[0] or said:
+        return "finding"
+    return "proven" if out.proven > before[1] else "no sink"
 
 
 def _where_errors_stand(look: Look) -> set[tuple[int, int]]:

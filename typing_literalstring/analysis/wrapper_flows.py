@@ -52,6 +52,22 @@ def one_finding_per_flow(
     return kept
 
 
+def folded_proven(dropped: Sequence[Finding], calls: Sequence[tuple[Wrapper, str]]) -> int:
+    """How many of the inner calls whose findings ``one_finding_per_flow`` dropped are proven
+    through their callers: every call of the project that reaches it (``calls``: each
+    wrapper call's outcome) was proven literal, so no flow of the project brings it anything
+    else.  The others stay counted with a finding: their flows' findings are their callers'
+    (or unverified there)."""
+    outcomes: dict[tuple[str, int, int], set[str]] = {}
+    for wrapper, outcome in calls:
+        outcomes.setdefault((wrapper.path, *wrapper.site), set()).add(outcome)
+    proven = 0
+    for finding in dropped:
+        seen = outcomes.get((finding.path, finding.line, finding.column), set())
+        proven += "proven" in seen and seen <= {"proven", "no sink"}
+    return proven
+
+
 def drop_validated_wrappers(
     findings: list[Finding],
     through: Sequence[tuple[Finding, Wrapper]],
@@ -75,4 +91,10 @@ def drop_validated_wrappers(
     return [f for f in findings if id(f) not in dropped], len(dropped)
 
 
-__all__ = ["annotation_hint", "drop_validated_wrappers", "one_finding_per_flow", "through_chain"]
+__all__ = [
+    "annotation_hint",
+    "drop_validated_wrappers",
+    "folded_proven",
+    "one_finding_per_flow",
+    "through_chain",
+]

@@ -347,6 +347,7 @@ def _sink_outcomes(
     proven: set[tuple[str, int, int]] = set()
     through: list[tuple[Finding, Wrapper]] = []
     reached: list[Wrapper] = []
+    wrapper_calls: list[tuple[Wrapper, str]] = []
     parameters: dict[tuple[str, int, int], frozenset[str] | None] = {}
     for path, copied in sorted(probed.items()):
         if path not in parsed or not copied.looks or copied.tagged is None:
@@ -373,13 +374,18 @@ def _sink_outcomes(
         proven |= {(path, line, column) for line, column in out.proven_at}
         through += out.through
         reached += out.judged_wrappers
+        wrapper_calls += out.wrapper_calls
         parameters.update({(path, *at): p for at, p in out.parameters.items()})
     # A wrapper whose own call is proven literal checked its parameter: its callers' calls are
     # proven too.
     added, validated = wrapper_flows.drop_validated_wrappers(added, through, proven)
     result.proven += validated
-    # One flow, one finding: a wrapper's inner call whose callers are judged is theirs.
-    added = wrapper_flows.one_finding_per_flow(added, reached, parameters)
+    # One flow, one finding: a wrapper's inner call whose callers are judged is theirs, and
+    # proven when every one of them is.
+    kept = wrapper_flows.one_finding_per_flow(added, reached, parameters)
+    folded = [f for f in added if all(f is not k for k in kept)]
+    result.proven += wrapper_flows.folded_proven(folded, wrapper_calls)
+    added = kept
     result.findings = sorted_findings(result.findings + added)
     return {(f.path, f.line) for f in added}
 
