@@ -100,7 +100,7 @@ class Outcomes:
     judged_wrappers: list[Wrapper] = field(default_factory=lambda: [])
     # Every call of a wrapper here with its outcome ("proven", "finding" or "unverified"), for
     # each wrapper its argument reaches: an inner call whose flows are all its callers' is
-    # counted by theirs (``wrapper_flows.folded_outcomes``).
+    # counted by theirs (``wrapper_flows.folded_proven``).
     wrapper_calls: list[tuple[Wrapper, str]] = field(default_factory=lambda: [])
     # The findings the evidence made (line, column), each with the parameters of its function
     # that are all of its text's non-literal leaves (None: something else is not literal).
