@@ -269,6 +269,41 @@ def test_a_signal_while_importing(signum: int, group: bool, tmp_path: Path) -> N
     assert leftovers(tmpdir) == []
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+def test_a_signal_while_python_finds_its_temporary_folder(tmp_path: Path) -> None:
+    """Python finds the temporary folder by writing and removing a file of a random name in
+    it (``tempfile._get_default_tempdir``); a signal between the two left that file in the
+    user's TMPDIR (seen once in CI: `7958lbwg`).  Here the signal arrives, for certain, while
+    the file exists."""
+    command = command_script(
+        tmp_path,
+        "import os, signal, tempfile\n"
+        "found = tempfile._get_default_tempdir\n"
+        "def probing():\n"
+        "    folder = os.environ['TMPDIR']\n"
+        "    probe = os.path.join(folder, 'probe1234')\n"
+        "    open(probe, 'w').close()\n"
+        "    os.kill(os.getpid(), signal.SIGINT)  # the handler runs here, as between two\n"
+        "    os.unlink(probe)  # bytecodes of the real function, outside its `try`\n"
+        "    return found()\n"
+        "tempfile._get_default_tempdir = probing\n",
+    )
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    proc = subprocess.run(
+        [*command, "check", str(tmp_path)],
+        env={**os.environ, "TMPDIR": str(tmpdir)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        start_new_session=True,
+    )
+    assert proc.returncode == 128 + signal.SIGINT, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert leftovers(tmpdir) == []
+
+
 # -- item 10: a checker that analysed nothing, or was killed ----------------------------------
 
 

@@ -48,7 +48,11 @@ def main() -> NoReturn:
         # out whatever stops the run: a folder made between two statements before its `try`
         # (tempfile.mkdtemp in check) is then never left behind.  A run killed by SIGKILL
         # cannot remove it: the next run does (workfolders).
-        workfolders.remove_dead(tempfile.gettempdir(), f"{PROGRAM}-")
+        with deferred_signals():
+            # Python finds the temporary folder by writing a file of a random name in it and
+            # removing it: a signal between the two left that file in the user's TMPDIR.
+            parent = tempfile.gettempdir()
+        workfolders.remove_dead(parent, f"{PROGRAM}-")
         with deferred_signals():
             private = workfolders.make(f"{PROGRAM}-")
             tempfile.tempdir = private
