@@ -237,6 +237,25 @@ def test_a_signal_during_start_up(
     _interrupt(tmp_path, cache_dir, signum, group, starting)
 
 
+def _interrupted_start(command: list[str], tmp_path: Path, signum: int) -> None:
+    """Run ``command`` (which interrupts itself with ``signum``) on ``tmp_path``: it ends as
+    interrupted, says so in one line and leaves nothing in its TMPDIR."""
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    proc = subprocess.run(
+        [*command, "check", str(tmp_path)],
+        env={**os.environ, "TMPDIR": str(tmpdir)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        start_new_session=True,
+    )
+    assert proc.returncode == 128 + signum, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert leftovers(tmpdir) == []
+
+
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
 @pytest.mark.parametrize("signum", SIGNALS, ids=lambda s: signal.Signals(s).name)
 @pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
@@ -253,20 +272,7 @@ def test_a_signal_while_importing(signum: int, group: bool, tmp_path: Path) -> N
         f"            {send}\n"
         "sys.meta_path.insert(0, Interrupt())\n",
     )
-    tmpdir = tmp_path / "tmp"
-    tmpdir.mkdir()
-    proc = subprocess.run(
-        [*command, "check", str(tmp_path)],
-        env={**os.environ, "TMPDIR": str(tmpdir)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        start_new_session=True,
-    )
-    assert proc.returncode == 128 + signum, proc.stderr
-    assert len(proc.stderr.splitlines()) == 1, proc.stderr
-    assert leftovers(tmpdir) == []
+    _interrupted_start(command, tmp_path, signum)
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
@@ -288,20 +294,7 @@ def test_a_signal_while_python_finds_its_temporary_folder(tmp_path: Path) -> Non
         "    return found()\n"
         "tempfile._get_default_tempdir = probing\n",
     )
-    tmpdir = tmp_path / "tmp"
-    tmpdir.mkdir()
-    proc = subprocess.run(
-        [*command, "check", str(tmp_path)],
-        env={**os.environ, "TMPDIR": str(tmpdir)},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        start_new_session=True,
-    )
-    assert proc.returncode == 128 + signal.SIGINT, proc.stderr
-    assert len(proc.stderr.splitlines()) == 1, proc.stderr
-    assert leftovers(tmpdir) == []
+    _interrupted_start(command, tmp_path, signal.SIGINT)
 
 
 # -- item 10: a checker that analysed nothing, or was killed ----------------------------------
